@@ -1,0 +1,49 @@
+public import HTTPTypes
+
+/// Makes a ``CallbackSchemeHandler`` a ``SchemeHandler``.
+///
+/// The adapter calls ``CallbackSchemeHandler/start(_:)``, forwards the task's calls to the guarded
+/// writer in order, and calls ``CallbackSchemeHandler/stop(_:)`` once when the engine stops the
+/// task. A callback handler always answers (it cannot pass).
+public struct CallbackHandlerAdapter<Handler: CallbackSchemeHandler>: SchemeHandler {
+    /// The wrapped handler.
+    public let handler: Handler
+
+    /// Wraps `handler`.
+    public init(_ handler: Handler) {
+        self.handler = handler
+    }
+
+    /// The wrapped handler's methods.
+    public var supportedMethods: Set<HTTPRequest.Method> { handler.supportedMethods }
+
+    /// The wrapped handler's type name.
+    public var name: String { String(describing: Handler.self) }
+
+    /// Starts the callback handler and relays its calls until a terminal call or a stop.
+    public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome {
+        let task = CallbackSchemeTask(request: request)
+        let handler = self.handler
+        await withTaskCancellationHandler {
+            handler.start(task)
+            for await event in task.events {
+                do {
+                    switch event {
+                    case .head(let response): try await writer.writeHead(response)
+                    case .body(let data): try await writer.write(data)
+                    case .finish: try await writer.finish()
+                    case .fail(let error): try await writer.fail(error)
+                    }
+                } catch is CancellationError {
+                    break
+                } catch {
+                    // Misuse by the callback code is counted by the guarded task; keep relaying.
+                }
+            }
+        } onCancel: {
+            task.markStopped()
+            handler.stop(task)
+        }
+        return .handled
+    }
+}

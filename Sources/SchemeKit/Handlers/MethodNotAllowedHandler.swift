@@ -1,0 +1,26 @@
+import Foundation
+import HTTPTypes
+
+/// Answers 405 Method Not Allowed with an `Allow` header (RFC 9110 §15.5.6).
+///
+/// The registry uses it when the chosen handler does not list the request's method in
+/// ``SchemeHandler/supportedMethods``.
+struct MethodNotAllowedHandler: SchemeHandler {
+    let allowed: Set<HTTPRequest.Method>
+
+    var name: String { "method-filter" }
+
+    var supportedMethods: Set<HTTPRequest.Method> {
+        [.get, .head, .post, .put, .delete, .patch, .options, .trace, .connect]
+    }
+
+    func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome {
+        var fields = HTTPFields()
+        fields[.allow] = allowed.map(\.rawValue).sorted().joined(separator: ", ")
+        let (head, body) = SchemeResponse.plainText(.methodNotAllowed, "Method Not Allowed\n")
+        var response = head
+        response.headerFields.append(contentsOf: fields)
+        try await writer.respond(response, body: request.method == .head ? .init() : body)
+        return .handled
+    }
+}

@@ -1,0 +1,58 @@
+public import Foundation
+public import HTTPTypes
+
+/// Where a handler writes its response: a head, body chunks, then a finish (or a failure).
+///
+/// The writer a handler receives from the registry is guarded: after the engine stops the task
+/// every call throws `CancellationError` and nothing reaches the engine; protocol misuse throws
+/// ``SchemeTaskError``. Each call returns once the write was handed to the engine (or dropped),
+/// and ``write(_:)-(Data)`` also waits while the engine asks for back-pressure, so a handler that
+/// loops over a large file keeps memory flat.
+///
+/// Wrap a writer to observe a response (a cache storing what the network returned).
+public protocol SchemeResponseWriter: Sendable {
+    /// Writes the response head. Exactly once, before any body bytes.
+    func writeHead(_ response: SchemeResponse) async throws
+    /// Writes a chunk of the body. Empty chunks are ignored.
+    func write(_ data: Data) async throws
+    /// Completes the response.
+    func finish() async throws
+    /// Fails the task; allowed before or after the head.
+    func fail(_ error: any Error) async throws
+}
+
+extension SchemeResponseWriter {
+    /// Writes a whole response: the head, `body` (when not empty) and the finish.
+    ///
+    /// `Content-Length` is set to `body.count` when `response` does not state a length.
+    public func respond(_ response: SchemeResponse, body: Data) async throws {
+        var response = response
+        if response.expectedContentLength == nil {
+            response.expectedContentLength = Int64(body.count)
+            response.headerFields[.contentLength] = String(body.count)
+        }
+        try await writeHead(response)
+        if !body.isEmpty { try await write(body) }
+        try await finish()
+    }
+
+    /// Writes a whole response with a status, a MIME type and a body.
+    ///
+    /// - Parameters:
+    ///   - status: The status.
+    ///   - mimeType: The MIME type. Default: `text/plain` with `charset=utf-8`.
+    ///   - headerFields: Extra header fields. Default: none.
+    ///   - body: The body. Default: empty.
+    public func respond(
+        _ status: HTTPResponse.Status,
+        mimeType: String = "text/plain",
+        headerFields: HTTPFields = [:],
+        body: Data = Data()
+    ) async throws {
+        let encoding = mimeType.hasPrefix("text/") ? "utf-8" : nil
+        try await respond(
+            SchemeResponse(status: status, headerFields: headerFields, mimeType: mimeType, textEncodingName: encoding),
+            body: body
+        )
+    }
+}

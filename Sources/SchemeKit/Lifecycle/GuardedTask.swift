@@ -1,0 +1,235 @@
+import Foundation
+import HTTPTypes
+import Synchronization
+
+/// The storage of one task: the state machine, the engine's sink and the lock that makes every
+/// check-and-deliver atomic against ``stop()``.
+///
+/// `@unchecked Sendable` because its mutable state (`machine`, `currentTask`, `answeredBy`) is only
+/// touched while `lock` is held. The lock is recursive so that an engine may call `stop()` from
+/// inside one of its own sink callbacks.
+final class GuardedTask: @unchecked Sendable {
+    /// One write on its way to the engine.
+    enum Event: Sendable {
+        case head(SchemeResponse)
+        case body(Data)
+        case finish
+        case fail(any Error)
+
+        var kind: TaskStateMachine.Write {
+            switch self {
+            case .head: .head
+            case .body: .body
+            case .finish: .finish
+            case .fail: .fail
+            }
+        }
+    }
+
+    let request: SchemeRequest
+    let sink: any SchemeTaskSink
+    let handler: (any SchemeHandler)?
+    let counters: SchemeTaskCounters
+    private let executor: (any SchemeTaskExecutor)?
+    private let lock = NSRecursiveLock()
+    private var machine = TaskStateMachine()
+    private var currentTask: UnsafeCurrentTask?
+    private var answeredBy: String?
+
+    init(request: SchemeRequest, sink: any SchemeTaskSink, handler: (any SchemeHandler)?, counters: SchemeTaskCounters) {
+        self.request = request
+        self.sink = sink
+        self.handler = handler
+        self.counters = counters
+        self.executor = sink.executor
+        counters.started.add(1, ordering: .relaxed)
+    }
+
+    var respondingHandler: String? {
+        lock.lock()
+        defer { lock.unlock() }
+        return answeredBy
+    }
+
+    var isStopped: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return machine.isStopped
+    }
+
+    // MARK: Engine side
+
+    func stop() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard machine.stop() == .cancel else { return }
+        counters.stopped.add(1, ordering: .relaxed)
+        // Cancelled under the lock: `run()` clears `currentTask` under the same lock before it
+        // returns, so the task is alive here.
+        currentTask?.cancel()
+    }
+
+    func run() async {
+        guard begin() else { return }
+
+        let outcome: TaskStateMachine.Outcome
+        var thrown: (any Error)?
+        if let handler {
+            do {
+                let writer = GuardedResponseWriter(task: self)
+                let result = try await SchemeHandlerTrace.$name.withValue(handler.name) {
+                    try await handler.handle(request, writer: writer)
+                }
+                outcome = result == .handled ? .handled : .passed
+            } catch {
+                outcome = .threw
+                thrown = error
+            }
+        } else {
+            outcome = .passed
+        }
+
+        let completion = end(outcome)
+
+        switch completion {
+        case .none:
+            return
+        case .finish:
+            try? await write(.finish)
+        case .fail:
+            try? await write(.fail(thrown ?? SchemeTaskError.noResponse))
+        case .notFound:
+            await respondNotFound()
+        }
+    }
+
+    private func respondNotFound() async {
+        let (head, body) = SchemeResponse.plainText(.notFound, "Not Found\n")
+        SchemeHandlerTrace.$name.withValue("not-found") { recordAnswer() }
+        do {
+            try await write(.head(head))
+            if request.method != .head { try await write(.body(body)) }
+            try await write(.finish)
+        } catch {}
+    }
+
+    private func recordAnswer() {
+        lock.lock()
+        if answeredBy == nil { answeredBy = SchemeHandlerTrace.name }
+        lock.unlock()
+    }
+
+    // MARK: Handler side
+
+    func write(_ event: Event) async throws {
+        switch accept(event) {
+        case .delivered:
+            break
+        case .hop:
+            await hop(event)
+        case .rejected(let error):
+            throw error
+        }
+        if case .body = event {
+            await sink.waitForCapacity()
+        }
+    }
+
+    private enum AcceptResult {
+        case delivered, hop
+        case rejected(any Error)
+    }
+
+    /// Checks a write against the state machine and, for inline sinks, delivers it under the same lock.
+    private func accept(_ event: Event) -> AcceptResult {
+        lock.lock()
+        defer { lock.unlock() }
+        switch machine.accept(event.kind) {
+        case .deliver:
+            if case .head = event, answeredBy == nil { answeredBy = SchemeHandlerTrace.name }
+            guard executor == nil else { return .hop }
+            deliverLocked(event)
+            return .delivered
+        case .rejectStopped:
+            counters.droppedAfterStop.add(1, ordering: .relaxed)
+            return .rejected(CancellationError())
+        case .misuse(let error):
+            counters.misuse.add(1, ordering: .relaxed)
+            return .rejected(error)
+        }
+    }
+
+    private func begin() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard machine.start() == .run else { return false }
+        withUnsafeCurrentTask { currentTask = $0 }
+        return true
+    }
+
+    private func end(_ outcome: TaskStateMachine.Outcome) -> TaskStateMachine.CompletionAction {
+        lock.lock()
+        defer { lock.unlock() }
+        currentTask = nil
+        return machine.handlerReturned(outcome)
+    }
+
+    private func hop(_ event: Event) async {
+        guard let executor else { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            executor.execute {
+                self.lock.lock()
+                self.deliverLocked(event)
+                self.lock.unlock()
+                continuation.resume()
+            }
+        }
+    }
+
+    /// Delivers an accepted write to the engine, unless it stopped meanwhile. Caller holds `lock`.
+    private func deliverLocked(_ event: Event) {
+        switch machine.deliver(event.kind) {
+        case .drop:
+            counters.droppedAfterStop.add(1, ordering: .relaxed)
+        case .send:
+            switch event {
+            case .head(let response): sink.receive(response)
+            case .body(let data): sink.receive(data)
+            case .finish, .fail: break
+            }
+        case .sendTerminal:
+            if case .fail(let error) = event {
+                counters.failed.add(1, ordering: .relaxed)
+                sink.fail(error)
+            } else {
+                counters.finished.add(1, ordering: .relaxed)
+                sink.finish()
+            }
+        }
+    }
+}
+
+/// The writer handed to handlers: a thin facade over a ``GuardedTask``.
+struct GuardedResponseWriter: SchemeResponseWriter {
+    let task: GuardedTask
+
+    func writeHead(_ response: SchemeResponse) async throws {
+        try await task.write(.head(response))
+    }
+
+    func write(_ data: Data) async throws {
+        guard !data.isEmpty else {
+            if task.isStopped { throw CancellationError() }
+            return
+        }
+        try await task.write(.body(data))
+    }
+
+    func finish() async throws {
+        try await task.write(.finish)
+    }
+
+    func fail(_ error: any Error) async throws {
+        try await task.write(.fail(error))
+    }
+}

@@ -1,0 +1,9 @@
+/// Which handler is running, so a task can record who answered it.
+///
+/// ``SchemeHandlerChain`` and the registry set ``name`` around each handler they call; the task
+/// records the value current when the response head is written. Engines read it through
+/// ``SchemeTask/respondingHandler`` for access logs and request traces.
+public enum SchemeHandlerTrace {
+    /// The name of the innermost handler now running; empty outside a handler.
+    @TaskLocal public static var name: String = ""
+}

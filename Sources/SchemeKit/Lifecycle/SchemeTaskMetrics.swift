@@ -1,0 +1,50 @@
+import Synchronization
+
+/// A snapshot of a registry's task counters.
+///
+/// Every task ends in exactly one of ``finished``, ``failed`` or ``stopped``; ``live`` is the
+/// number started and not yet ended.
+public struct SchemeTaskMetrics: Sendable, Hashable, CustomStringConvertible {
+    /// Tasks created.
+    public var started: Int
+    /// Tasks whose finish reached the engine.
+    public var finished: Int
+    /// Tasks whose failure reached the engine.
+    public var failed: Int
+    /// Tasks the engine stopped before a terminal event reached it.
+    public var stopped: Int
+    /// Writes that were dropped because the engine had stopped the task.
+    public var writesDroppedAfterStop: Int
+    /// Protocol violations by handlers (second head, data before head, write after finish).
+    public var misuseErrors: Int
+
+    /// Tasks started and not yet finished, failed or stopped.
+    public var live: Int { started - finished - failed - stopped }
+
+    /// One line with every counter.
+    public var description: String {
+        "started=\(started) finished=\(finished) failed=\(failed) stopped=\(stopped) live=\(live) "
+            + "droppedAfterStop=\(writesDroppedAfterStop) misuse=\(misuseErrors)"
+    }
+}
+
+/// The atomic counters behind ``SchemeTaskMetrics``, shared by the tasks of one registry.
+final class SchemeTaskCounters: Sendable {
+    let started = Atomic<Int>(0)
+    let finished = Atomic<Int>(0)
+    let failed = Atomic<Int>(0)
+    let stopped = Atomic<Int>(0)
+    let droppedAfterStop = Atomic<Int>(0)
+    let misuse = Atomic<Int>(0)
+
+    var snapshot: SchemeTaskMetrics {
+        SchemeTaskMetrics(
+            started: started.load(ordering: .relaxed),
+            finished: finished.load(ordering: .relaxed),
+            failed: failed.load(ordering: .relaxed),
+            stopped: stopped.load(ordering: .relaxed),
+            writesDroppedAfterStop: droppedAfterStop.load(ordering: .relaxed),
+            misuseErrors: misuse.load(ordering: .relaxed)
+        )
+    }
+}
