@@ -1,0 +1,4 @@
+import Benchmark
+
+/// Registers the core benchmarks (filled in by the core work).
+func coreBenchmarks() {}

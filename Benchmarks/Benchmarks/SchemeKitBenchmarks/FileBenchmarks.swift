@@ -1,0 +1,4 @@
+import Benchmark
+
+/// Registers the file benchmarks (filled in by the file work).
+func fileBenchmarks() {}

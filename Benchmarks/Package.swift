@@ -1,0 +1,25 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Benchmarks live in their own package so the main package never builds ordo-one/benchmark.
+// Run: cd Benchmarks && swift package --disable-sandbox benchmark
+let package = Package(
+    name: "SchemeKitBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "SchemeKit", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "SchemeKitBenchmarks",
+            dependencies: [
+                .product(name: "SchemeKit", package: "SchemeKit"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/SchemeKitBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        )
+    ],
+    swiftLanguageModes: [.v6]
+)
