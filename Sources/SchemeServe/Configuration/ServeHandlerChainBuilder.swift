@@ -1,0 +1,75 @@
+import Foundation
+public import SchemeKit
+
+/// Builds the handler chain a ``ServeConfiguration`` describes:
+///
+/// ```
+/// dotfile guard → precompressed siblings → small-file cache → files → listing → image cache → network
+/// ```
+///
+/// Each element is present only when its option asks for it (the guard unless `dotfiles`, the
+/// listing with `list`, the image cache with an image-cache directory, the network with a
+/// fallback origin). The resource handlers themselves come from ``ServeHandlerFactories``.
+public struct ServeHandlerChainBuilder: Sendable {
+    /// The configuration to build from.
+    public var configuration: ServeConfiguration
+    /// Where the resource handlers come from. Default: ``ServeHandlerFactories/interim``.
+    public var factories: ServeHandlerFactories
+
+    /// Creates a builder.
+    public init(configuration: ServeConfiguration, factories: ServeHandlerFactories = .interim) {
+        self.configuration = configuration
+        self.factories = factories
+    }
+
+    /// Builds the chain.
+    ///
+    /// - Throws: ``ServeError`` when the root is not a directory or an option needs a handler the
+    ///   factories do not provide.
+    public func build() throws -> SchemeHandlerChain {
+        guard let resolver = ServePathResolver(root: configuration.root) else {
+            throw ServeError.notADirectory(configuration.root.path(percentEncoded: false))
+        }
+        let files = try factories.files(.init(root: configuration.root, spa: configuration.spa))
+        var handlers: [any SchemeHandler] = []
+        if !configuration.dotfiles { handlers.append(DotfileGuard()) }
+        if configuration.gzip { handlers.append(PrecompressedSiblingHandler(files: files)) }
+        if configuration.smallFileCacheLimit > 0 {
+            handlers.append(
+                SmallFileCacheHandler(
+                    files: files,
+                    resolver: resolver,
+                    limit: configuration.smallFileCacheLimit,
+                    capacity: configuration.smallFileCacheCapacity
+                )
+            )
+        } else {
+            handlers.append(files)
+        }
+        if configuration.listDirectories {
+            handlers.append(DirectoryListingHandler(resolver: resolver, showDotfiles: configuration.dotfiles))
+        }
+        var remote: (any SchemeHandler)?
+        if let origin = configuration.fallbackOrigin {
+            guard let network = factories.network else { throw ServeError.unavailable("--fallback") }
+            remote = try network(origin)
+        }
+        if let directory = configuration.imageCacheDirectory {
+            guard let imageCache = factories.imageCache else { throw ServeError.unavailable("--image-cache") }
+            remote = try imageCache(directory, remote)
+        }
+        if let remote { handlers.append(remote) }
+        return SchemeHandlerChain(handlers)
+    }
+
+    /// Builds a registry with the chain registered for the configuration's scheme and host.
+    public func buildRegistry() throws -> SchemeRegistry {
+        let registry = SchemeRegistry()
+        do {
+            try registry.register(try build(), for: configuration.scheme)
+        } catch let error as SchemeRegistryError {
+            throw ServeError.invalidOption("invalid scheme '\(configuration.scheme)': \(error)")
+        }
+        return registry
+    }
+}

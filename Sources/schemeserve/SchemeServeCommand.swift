@@ -1,0 +1,59 @@
+import ArgumentParser
+import Foundation
+import SchemeServe
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `schemeserve`: serve a directory through a SchemeKit scheme over HTTP.
+///
+/// `serve` is the default subcommand; other groups (packages) join ``configuration``'s list.
+@main
+struct SchemeServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "schemeserve",
+        abstract: "Serve a directory over HTTP exactly as a web view gets it through a SchemeKit scheme.",
+        subcommands: [Serve.self],
+        defaultSubcommand: Serve.self
+    )
+
+    /// Parses the arguments and runs; every usage error is one line on standard error and exit
+    /// code 64 (EX_USAGE).
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        var command: any ParsableCommand
+        do {
+            command = try parseAsRoot(arguments)
+        } catch {
+            if exitCode(for: error) == .success { exit(withError: error) }
+            usageFailure(message(for: error))
+        }
+        do {
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let error as ServeError {
+            printError(error.description)
+            Foundation.exit(error.isUsageError ? 64 : 1)
+        } catch let error as ValidationError {
+            usageFailure(error.message)
+        } catch {
+            exit(withError: error)
+        }
+    }
+
+    static func usageFailure(_ message: String) -> Never {
+        let line = message.split(separator: "\n").first.map(String.init) ?? "invalid arguments"
+        printError(line.hasPrefix("Error: ") ? String(line.dropFirst(7)) : line)
+        Foundation.exit(64)
+    }
+
+    static func printError(_ message: String) {
+        FileHandle.standardError.write(Data("schemeserve: \(message)\n".utf8))
+    }
+}

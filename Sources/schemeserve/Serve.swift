@@ -1,0 +1,128 @@
+import ArgumentParser
+import Foundation
+import Logging
+import SchemeServe
+
+/// `schemeserve serve <directory>`: the dev server.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve a directory as <scheme>://<app-host>/ at http://<bind>:<port>/.",
+        discussion: """
+            Every request goes through SchemeKit's handler chain, as in the app's web view: same
+            files, MIME types, ranges, validators and fallbacks. The first line on standard output
+            is "Serving <dir> as <scheme>://<host>/ at http://<bind>:<port>/" (with the real port).
+            Security defaults: loopback only, Host header checked, no CORS, no dotfiles, no listing.
+            """
+    )
+
+    @Argument(help: "The directory to serve.")
+    var directory: String
+
+    @Option(help: "The scheme requests are translated to.")
+    var scheme = "app"
+
+    @Option(name: .customLong("app-host"), help: "The host of the translated requests (<scheme>://<app-host>/).")
+    var appHost = "localhost"
+
+    @Option(help: "The address to listen on. Anything but loopback prints a warning.")
+    var bind = "127.0.0.1"
+
+    @Option(help: "The TCP port; 0 picks a free one.")
+    var port = 8080
+
+    @Option(help: "An origin (https://origin.example) that answers paths no local file matches.")
+    var fallback: String?
+
+    @Flag(help: "Single-page app: extensionless paths that match nothing get /index.html.")
+    var spa = false
+
+    @Option(name: .customLong("image-cache"), help: "An image cache directory, in front of --fallback.")
+    var imageCache: String?
+
+    @Option(name: .customLong("cors"), help: "Allow CORS from exactly this origin (repeatable). Default: no CORS headers.")
+    var cors: [String] = []
+
+    @Option(name: .customLong("allowed-host"), help: "Also answer this Host name (repeatable; *.name for subdomains).")
+    var allowedHosts: [String] = []
+
+    @Flag(help: "Serve dotfiles and dot-directories (.env, .git/). Default: 404.")
+    var dotfiles = false
+
+    @Flag(help: "List directories that have no index.html. Default: 404.")
+    var list = false
+
+    @Flag(help: "Live reload: poll the directory every 300 ms and reload open pages on change.")
+    var watch = false
+
+    @Option(name: .customLong("log-format"), help: "Log format on standard error: text or json.")
+    var logFormat: LogFormat = .text
+
+    @Flag(name: .customLong("no-access-log"), help: "Do not log one line per request.")
+    var noAccessLog = false
+
+    @Flag(name: .customLong("no-gzip"), help: "Do not gzip responses on the fly.")
+    var noGzip = false
+
+    func validate() throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ValidationError("not a directory: \(directory)")
+        }
+        guard (0...65535).contains(port) else { throw ValidationError("invalid port: \(port)") }
+        if let fallback {
+            guard let url = URL(string: fallback), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+                url.host() != nil
+            else { throw ValidationError("invalid --fallback origin: \(fallback)") }
+        }
+        for origin in cors where origin == "*" || !(origin.hasPrefix("http://") || origin.hasPrefix("https://")) {
+            throw ValidationError("invalid --cors origin (an exact origin such as https://app.example): \(origin)")
+        }
+    }
+
+    func run() async throws {
+        let format = logFormat
+        LoggingSystem.bootstrap { label in
+            switch format {
+            case .text: TextLogHandler(label: label)
+            case .json: JSONLogHandler(label: label)
+            }
+        }
+        var logger = Logger(label: "schemeserve")
+        logger.logLevel = .info
+
+        var configuration = ServeConfiguration(root: URL(filePath: directory, directoryHint: .isDirectory))
+        configuration.scheme = scheme
+        configuration.appHost = appHost
+        configuration.bindAddress = bind
+        configuration.port = port
+        configuration.fallbackOrigin = fallback.flatMap { URL(string: $0) }
+        configuration.spa = spa
+        configuration.imageCacheDirectory = imageCache.map { URL(filePath: $0, directoryHint: .isDirectory) }
+        configuration.corsOrigins = cors
+        configuration.allowedHosts = allowedHosts
+        configuration.dotfiles = dotfiles
+        configuration.listDirectories = list
+        configuration.watch = watch
+        configuration.gzip = !noGzip
+
+        let server = try SchemeServer(
+            configuration: configuration,
+            logger: logger,
+            accessLogger: noAccessLog ? .some(nil) : .none
+        )
+        let directory = self.directory
+        let scheme = self.scheme.lowercased()
+        let host = appHost.lowercased()
+        let urlHost = bind.contains(":") ? "[\(bind)]" : bind
+        try await server.run { address in
+            let line = "Serving \(directory) as \(scheme)://\(host)/ at http://\(urlHost):\(address.port)/\n"
+            FileHandle.standardOutput.write(Data(line.utf8))
+        }
+        logger.info("stopped")
+    }
+}
+
+/// The `--log-format` values.
+enum LogFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json
+}
