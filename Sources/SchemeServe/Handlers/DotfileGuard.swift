@@ -19,7 +19,9 @@ struct DotfileGuard: SchemeHandler {
     static func hasDotSegment(_ encodedPath: String) -> Bool {
         guard encodedPath.utf8.contains(UInt8(ascii: ".")) || encodedPath.contains("%") else { return false }
         let decoded = encodedPath.removingPercentEncoding ?? encodedPath
-        return decoded.split(separator: "/").contains { $0.hasPrefix(".") }
-            || decoded.split(separator: "\\").contains { $0.hasPrefix(".") }
+        // `.` and `..` segments are not dotfiles: the file handler normalises or refuses them.
+        return decoded.split(whereSeparator: { $0 == "/" || $0 == "\\" }).contains {
+            $0.hasPrefix(".") && $0 != "." && $0 != ".."
+        }
     }
 }

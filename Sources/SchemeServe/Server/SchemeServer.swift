@@ -108,7 +108,7 @@ public struct SchemeServer: Sendable {
             logger: logger
         )
         groupConfiguration.maximumGracefulShutdownDuration = configuration.shutdownGracePeriod
-        groupConfiguration.maximumCancellationDuration = Duration.seconds(2)
+        groupConfiguration.maximumCancellationDuration = Duration.seconds(5)
         do {
             try await ServiceGroup(configuration: groupConfiguration).run()
         } catch let error as IOError {
