@@ -77,12 +77,12 @@ struct ServeProcessTests {
         kill(server.process.processIdentifier, SIGTERM)
         usleep(300_000)
         var total = 0
-        while received > 0 {
-            total += received
+        while received > 0 || (received < 0 && errno == EINTR) {
+            total += max(received, 0)
             received = recv(fd, &buffer, buffer.count, 0)
         }
         let head = 200  // approximate head size; the body must be complete
-        #expect(total >= Int(size) && total < Int(size) + head * 5)
+        #expect(total >= Int(size) && total < Int(size) + head * 5, "received \(total) of \(size), errno \(errno)")
         #expect(server.stop() == 0)
     }
 
@@ -121,7 +121,8 @@ struct ServeProcessTests {
         python.standardError = FileHandle.nullDevice
         try python.run()
         defer {
-            python.terminate()
+            // SIGKILL: a child spawned from a Dispatch worker thread inherits its blocked SIGTERM.
+            kill(python.processIdentifier, SIGKILL)
             python.waitUntilExit()
         }
         var line = Data()
