@@ -25,8 +25,10 @@ cleanup() {
 trap cleanup EXIT
 
 mkdir -p "$WORK/site" "$WORK/nginx/logs"
+chmod 755 "$WORK" "$WORK/site"  # nginx workers run unprivileged
 head -c 1024 /dev/urandom | base64 -w0 | head -c 1024 > "$WORK/site/small.txt"
 head -c $((10 * 1024 * 1024)) /dev/urandom > "$WORK/site/large.bin"
+chmod 644 "$WORK/site/"*
 
 echo "building schemeserve (release)…" >&2
 (cd "$HERE" && swift build -c release --product schemeserve >&2)
@@ -59,6 +61,12 @@ CONF
 nginx -c "$WORK/nginx/nginx.conf" -p "$WORK/nginx" &
 NGINX_PID=$!
 sleep 0.5
+for port in "$SS_PORT" "$NGINX_PORT"; do
+  for file in small.txt large.bin; do
+    status="$(curl -s -o /dev/null -w '%{http_code}' -H 'Host: localhost' "http://127.0.0.1:$port/$file")"
+    [[ "$status" == 200 ]] || { echo "port $port /$file answered $status" >&2; exit 1; }
+  done
+done
 
 run() { # url -> "rps bytes_per_sec"
   wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" -H "Host: localhost" "$1" \

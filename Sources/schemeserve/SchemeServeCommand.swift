@@ -3,9 +3,9 @@ import Foundation
 import SchemeServe
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `schemeserve`: serve a directory through a SchemeKit scheme over HTTP.

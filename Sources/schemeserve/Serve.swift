@@ -39,7 +39,8 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("image-cache"), help: "An image cache directory, in front of --fallback.")
     var imageCache: String?
 
-    @Option(name: .customLong("cors"), help: "Allow CORS from exactly this origin (repeatable). Default: no CORS headers.")
+    @Option(
+        name: .customLong("cors"), help: "Allow CORS from exactly this origin (repeatable). Default: no CORS headers.")
     var cors: [String] = []
 
     @Option(name: .customLong("allowed-host"), help: "Also answer this Host name (repeatable; *.name for subdomains).")
@@ -70,7 +71,8 @@ struct Serve: AsyncParsableCommand {
         }
         guard (0...65535).contains(port) else { throw ValidationError("invalid port: \(port)") }
         if let fallback {
-            guard let url = URL(string: fallback), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+            guard let url = URL(string: fallback), let scheme = url.scheme?.lowercased(),
+                ["http", "https"].contains(scheme),
                 url.host() != nil
             else { throw ValidationError("invalid --fallback origin: \(fallback)") }
         }

@@ -32,14 +32,16 @@ struct ServeHTTPTests {
             #expect(suffix.status == 206)
             #expect(suffix.body.count == 3)
 
-            let multi = try await RawHTTP.fetch(port: server.port, "/letters.txt", headers: ["Range": "bytes=0-1,10-11"])
+            let multi = try await RawHTTP.fetch(
+                port: server.port, "/letters.txt", headers: ["Range": "bytes=0-1,10-11"])
             #expect(multi.status == 206)
             #expect(multi.header("Content-Type")?.hasPrefix("multipart/byteranges; boundary=") == true)
             #expect(multi.text.contains("Content-Range: bytes 0-1/1000"))
             #expect(multi.text.contains("Content-Range: bytes 10-11/1000"))
             #expect(Int(multi.header("Content-Length") ?? "") == multi.body.count)
 
-            let unsatisfiable = try await RawHTTP.fetch(port: server.port, "/letters.txt", headers: ["Range": "bytes=5000-6000"])
+            let unsatisfiable = try await RawHTTP.fetch(
+                port: server.port, "/letters.txt", headers: ["Range": "bytes=5000-6000"])
             #expect(unsatisfiable.status == 416)
             #expect(unsatisfiable.header("Content-Range") == "bytes */1000")
 
@@ -54,11 +56,13 @@ struct ServeHTTPTests {
     @Test func rangeAmplificationIsCapped() async throws {
         try await TestServer.with { server in
             let many = (0..<40).map { _ in "0-999" }.joined(separator: ",")
-            let response = try await RawHTTP.fetch(port: server.port, "/letters.txt", headers: ["Range": "bytes=\(many)"])
+            let response = try await RawHTTP.fetch(
+                port: server.port, "/letters.txt", headers: ["Range": "bytes=\(many)"])
             #expect(response.status == 200)
             #expect(response.body.count == 1000)
             let overlapping = (0..<10).map { "\($0)-999" }.joined(separator: ",")
-            let second = try await RawHTTP.fetch(port: server.port, "/letters.txt", headers: ["Range": "bytes=\(overlapping)"])
+            let second = try await RawHTTP.fetch(
+                port: server.port, "/letters.txt", headers: ["Range": "bytes=\(overlapping)"])
             #expect(second.status == 200)
             #expect(second.body.count == 1000)
         }
@@ -72,9 +76,11 @@ struct ServeHTTPTests {
             let byTag = try await RawHTTP.fetch(port: server.port, "/letters.txt", headers: ["If-None-Match": etag])
             #expect(byTag.status == 304)
             #expect(byTag.body.isEmpty)
-            let byDate = try await RawHTTP.fetch(port: server.port, "/letters.txt", headers: ["If-Modified-Since": lastModified])
+            let byDate = try await RawHTTP.fetch(
+                port: server.port, "/letters.txt", headers: ["If-Modified-Since": lastModified])
             #expect(byDate.status == 304)
-            let changed = try await RawHTTP.fetch(port: server.port, "/letters.txt", headers: ["If-None-Match": "\"other\""])
+            let changed = try await RawHTTP.fetch(
+                port: server.port, "/letters.txt", headers: ["If-None-Match": "\"other\""])
             #expect(changed.status == 200)
 
             let head = try await RawHTTP.fetch(port: server.port, "/letters.txt", method: "HEAD")
@@ -99,7 +105,8 @@ struct ServeHTTPTests {
 
             let refused = try await RawHTTP.fetch(port: server.port, "/a.css", headers: ["Accept-Encoding": "gzip;q=0"])
             #expect(refused.header("Content-Encoding") == nil)
-            let ranged = try await RawHTTP.fetch(port: server.port, "/a.css", headers: ["Accept-Encoding": "gzip", "Range": "bytes=0-3"])
+            let ranged = try await RawHTTP.fetch(
+                port: server.port, "/a.css", headers: ["Accept-Encoding": "gzip", "Range": "bytes=0-3"])
             #expect(ranged.status == 206)
             #expect(ranged.header("Content-Encoding") == nil)
             let image = try await RawHTTP.fetch(port: server.port, "/d.png", headers: ["Accept-Encoding": "gzip"])
@@ -178,10 +185,12 @@ struct ServeHTTPTests {
             #expect(none.header("Access-Control-Allow-Origin") == nil)
         }
         try await TestServer.with(configure: { $0.corsOrigins = ["https://app.example"] }) { server in
-            let allowed = try await RawHTTP.fetch(port: server.port, "/c.json", headers: ["Origin": "https://app.example"])
+            let allowed = try await RawHTTP.fetch(
+                port: server.port, "/c.json", headers: ["Origin": "https://app.example"])
             #expect(allowed.header("Access-Control-Allow-Origin") == "https://app.example")
             #expect(allowed.header("Access-Control-Allow-Credentials") == nil)
-            let other = try await RawHTTP.fetch(port: server.port, "/c.json", headers: ["Origin": "https://evil.example"])
+            let other = try await RawHTTP.fetch(
+                port: server.port, "/c.json", headers: ["Origin": "https://evil.example"])
             #expect(other.header("Access-Control-Allow-Origin") == nil)
         }
     }

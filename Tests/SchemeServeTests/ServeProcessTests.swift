@@ -3,9 +3,9 @@ import Synchronization
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The `schemeserve` binary as a user runs it: CLI contract, shutdown, streaming memory,
@@ -20,7 +20,8 @@ struct ServeProcessTests {
     @Test func firstLineNamesTheRealPort() throws {
         let server = try ServeProcess([Self.sampleApp, "--scheme", "demo", "--app-host", "site.local"])
         defer { server.stop() }
-        #expect(server.firstLine == "Serving \(Self.sampleApp) as demo://site.local/ at http://127.0.0.1:\(server.port)/")
+        #expect(
+            server.firstLine == "Serving \(Self.sampleApp) as demo://site.local/ at http://127.0.0.1:\(server.port)/")
         #expect(server.port > 0)
         #expect((try? RawHTTP.request(port: server.port, "/data/app.json"))?.status == 200)
     }
@@ -32,7 +33,8 @@ struct ServeProcessTests {
     }
 
     @Test(arguments: [
-        ["/definitely/not/here"], ["--no-such-flag", "."], [], ["--port", "notaport", "."], [".", "--log-format", "xml"],
+        ["/definitely/not/here"], ["--no-such-flag", "."], [], ["--port", "notaport", "."],
+        [".", "--log-format", "xml"],
         [".", "--cors", "*"],
     ])
     func usageErrorsExit64WithOneLine(arguments: [String]) throws {
@@ -46,7 +48,8 @@ struct ServeProcessTests {
         let (status, stdout, _) = try ServeProcess.runToEnd(["serve", "--help"])
         #expect(status == 0)
         for flag in [
-            "--scheme", "--app-host", "--bind", "--port", "--fallback", "--spa", "--image-cache", "--cors", "--allowed-host",
+            "--scheme", "--app-host", "--bind", "--port", "--fallback", "--spa", "--image-cache", "--cors",
+            "--allowed-host",
             "--dotfiles", "--list", "--watch", "--log-format",
         ] {
             #expect(stdout.contains(flag), "\(flag)")
@@ -115,7 +118,9 @@ struct ServeProcessTests {
         try Fixtures.write("from the origin", "remote.txt", in: origin)
         let python = Process()
         python.executableURL = URL(filePath: "/usr/bin/env")
-        python.arguments = ["python3", "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", origin.path]
+        python.arguments = [
+            "python3", "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", origin.path,
+        ]
         let out = Pipe()
         python.standardOutput = out
         python.standardError = FileHandle.nullDevice
@@ -137,7 +142,10 @@ struct ServeProcessTests {
             }
         }
         let text = String(decoding: line, as: UTF8.self)
-        let port = try #require(text.split(separator: " ").firstIndex(of: "port").map { text.split(separator: " ")[$0 + 1] }.flatMap { Int($0) })
+        let port = try #require(
+            text.split(separator: " ").firstIndex(of: "port").map { text.split(separator: " ")[$0 + 1] }.flatMap {
+                Int($0)
+            })
 
         let server = try ServeProcess([Self.sampleApp, "--fallback", "http://127.0.0.1:\(port)"])
         defer { server.stop() }
@@ -161,7 +169,8 @@ struct ServeProcessTests {
         #expect(page.text.range(of: "<script>")!.lowerBound < page.text.range(of: "</body>")!.lowerBound)
         #expect(Int(page.header("Content-Length") ?? "") == page.body.count)
 
-        let evil = try RawHTTP.exchange(port: server.port, Self.handshake(port: server.port, origin: "http://evil.example"))
+        let evil = try RawHTTP.exchange(
+            port: server.port, Self.handshake(port: server.port, origin: "http://evil.example"))
         #expect(evil.status != 101)
 
         let fd = try RawHTTP.connect(port: server.port, timeout: 10)
@@ -197,7 +206,8 @@ struct ServeProcessTests {
         let chromium = Process()
         chromium.executableURL = URL(filePath: "/usr/bin/chromium")
         chromium.arguments = [
-            "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(profile.path)", "--virtual-time-budget=5000",
+            "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(profile.path)",
+            "--virtual-time-budget=5000",
             "--dump-dom", "http://127.0.0.1:\(server.port)/",
         ]
         let out = Pipe()
@@ -210,13 +220,17 @@ struct ServeProcessTests {
         if chromium.isRunning { chromium.terminate() }
         let dom = String(decoding: try awaitBlocking(reader), as: UTF8.self)
         #expect(dom.contains("<title>sample:ok</title>"), "\(dom.suffix(400))")
-        #expect(dom.contains(#""css":true,"module":true,"image":{"width":96,"height":96,"ok":true},"font":true,"json":true,"video":true,"missing404":true"#))
+        #expect(
+            dom.contains(
+                #""css":true,"module":true,"image":{"width":96,"height":96,"ok":true},"font":true,"json":true,"video":true,"missing404":true"#
+            ))
     }
 
     static func handshake(port: Int, origin: String) -> Data {
         Data(
             ("GET /__schemeserve/livereload HTTP/1.1\r\nHost: localhost:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nOrigin: \(origin)\r\n\r\n").utf8)
+                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nOrigin: \(origin)\r\n\r\n")
+                .utf8)
     }
 
     static func sparseFile(_ url: URL, size: Int64) throws {

@@ -43,7 +43,9 @@ struct TraversalTests {
                 #expect(!response.text.contains(Fixtures.secret), "leak: \(payload)")
                 #expect(!response.text.contains("root-old"), "listing outside root: \(payload)")
                 #expect(response.status != 500, "500 for \(payload)")
-                #expect(response.status != 200 || payload.hasSuffix("..;/") || response.text.contains("<h1>"), "200 for \(payload): \(response.text.prefix(80))")
+                #expect(
+                    response.status != 200 || payload.hasSuffix("..;/") || response.text.contains("<h1>"),
+                    "200 for \(payload): \(response.text.prefix(80))")
             }
         }
     }

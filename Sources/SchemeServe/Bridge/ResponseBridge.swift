@@ -43,7 +43,7 @@ final class ResponseBridge: SchemeTaskSink {
     let highWaterMark: Int
     private let state = Mutex(State())
 
-    init(highWaterMark: Int = 512 << 10) {
+    init(highWaterMark: Int = 256 << 10) {
         self.highWaterMark = highWaterMark
     }
 
@@ -183,13 +183,16 @@ final class ResponseBridge: SchemeTaskSink {
 
 extension ResponseBridge.State {
     fileprivate mutating func takeBatch() -> ResponseBridge.Batch {
-        let batch = ResponseBridge.Batch(chunks: chunks, end: consumerGone ? (end ?? .failed(CancellationError())) : end)
+        let batch = ResponseBridge.Batch(
+            chunks: chunks, end: consumerGone ? (end ?? .failed(CancellationError())) : end)
         chunks = []
         buffered = 0
         return batch
     }
 
-    fileprivate mutating func takeBatchForWaitingConsumer() -> (CheckedContinuation<ResponseBridge.Batch, Never>, ResponseBridge.Batch)? {
+    fileprivate mutating func takeBatchForWaitingConsumer() -> (
+        CheckedContinuation<ResponseBridge.Batch, Never>, ResponseBridge.Batch
+    )? {
         guard let consumer else { return nil }
         self.consumer = nil
         return (consumer, takeBatch())

@@ -11,30 +11,47 @@ struct ResponseTransforms: Sendable {
     /// Gzip the body.
     var gzip = false
 
-    /// Media types worth compressing.
+    /// Media types worth compressing: `text/*`, JSON, XML, SVG, JavaScript, wasm, TTF/OTF and
+    /// `+json`/`+xml` types. A byte-level check: it runs for every response.
     static func isCompressible(_ contentType: String?) -> Bool {
-        guard let contentType else { return false }
-        let type = contentType.prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces).lowercased()
-        if type.hasPrefix("text/") { return true }
-        switch type {
-        case "application/javascript", "application/json", "application/xml", "image/svg+xml", "application/wasm",
-            "application/manifest+json", "application/ld+json", "application/xhtml+xml", "font/ttf", "font/otf":
-            return true
-        default:
-            return type.hasSuffix("+json") || type.hasSuffix("+xml")
+        guard var contentType else { return false }
+        return contentType.withUTF8 { bytes in
+            var end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
+            while end > 0, bytes[end - 1] == UInt8(ascii: " ") { end -= 1 }
+            let type = UnsafeBufferPointer(rebasing: bytes[..<end])
+            func hasPrefix(_ prefix: StaticString) -> Bool {
+                guard type.count >= prefix.utf8CodeUnitCount else { return false }
+                for index in 0..<prefix.utf8CodeUnitCount where type[index] | 0x20 != prefix.utf8Start[index] | 0x20 {
+                    return false
+                }
+                return true
+            }
+            func hasSuffix(_ suffix: StaticString) -> Bool {
+                let count = suffix.utf8CodeUnitCount
+                guard type.count >= count else { return false }
+                for index in 0..<count where type[type.count - count + index] | 0x20 != suffix.utf8Start[index] | 0x20 {
+                    return false
+                }
+                return true
+            }
+            if hasPrefix("text/") { return true }
+            if hasSuffix("+json") || hasSuffix("+xml") || hasSuffix("/json") || hasSuffix("/xml") { return true }
+            return hasSuffix("/javascript") || hasSuffix("/wasm") || hasSuffix("font/ttf") || hasSuffix("font/otf")
         }
     }
 
     /// Removes fields whose value carries CR, LF, NUL or form feed: they never reach the client.
     static func sanitise(_ fields: inout HTTPFields) {
         var hasUnsafeValue = false
-        for field in fields where field.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x0C || $0 == 0 }) {
+        for field in fields
+        where field.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x0C || $0 == 0 }) {
             hasUnsafeValue = true
             break
         }
         guard hasUnsafeValue else { return }
         var clean = HTTPFields()
-        for field in fields where !field.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x0C || $0 == 0 }) {
+        for field in fields
+        where !field.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x0C || $0 == 0 }) {
             clean.append(field)
         }
         fields = clean

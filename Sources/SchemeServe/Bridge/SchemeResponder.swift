@@ -30,7 +30,8 @@ struct SchemeResponder: HTTPResponder {
     init(configuration: ServeConfiguration, registry: SchemeRegistry, accessLog: AccessLog?) {
         self.registry = registry
         self.prefix = "\(configuration.scheme.lowercased())://\(configuration.appHost.lowercased())"
-        self.requestGuard = RequestGuard(allowedHosts: configuration.allowedHosts, bindAddress: configuration.bindAddress)
+        self.requestGuard = RequestGuard(
+            allowedHosts: configuration.allowedHosts, bindAddress: configuration.bindAddress)
         self.corsOrigins = Set(configuration.corsOrigins)
         self.gzip = configuration.gzip
         self.liveReloadScript = configuration.watch ? Data(LiveReload.script.utf8) : nil
@@ -63,7 +64,8 @@ struct SchemeResponder: HTTPResponder {
         switch start {
         case .failed(let error):
             task.stop()
-            let status: HTTPResponse.Status = task.respondingHandler == "network" || error is URLError ? .badGateway : .internalServerError
+            let status: HTTPResponse.Status =
+                task.respondingHandler == "network" || error is URLError ? .badGateway : .internalServerError
             let message = status == .badGateway ? "Bad Gateway\n" : "Internal Server Error\n"
             return finalise(plain(status, message, head), head, started, handler: task.respondingHandler ?? "error")
         case .head(let value):
@@ -79,9 +81,12 @@ struct SchemeResponder: HTTPResponder {
             fields[.contentType]?.lowercased().hasPrefix("text/html") == true
         {
             transforms.injectScript = script
-            if let length = fields[.contentLength].flatMap(Int.init) { fields[.contentLength] = String(length + script.count) }
+            if let length = fields[.contentLength].flatMap(Int.init) {
+                fields[.contentLength] = String(length + script.count)
+            }
         }
-        if gzip, status == .ok, fields[.contentEncoding] == nil, fields[.contentRange] == nil, head.headerFields[.range] == nil,
+        if gzip, status == .ok, fields[.contentEncoding] == nil, fields[.contentRange] == nil,
+            head.headerFields[.range] == nil,
             ResponseTransforms.isCompressible(fields[.contentType]),
             let accept = head.headerFields[.acceptEncoding], AcceptEncoding(accept).allows("gzip"),
             (fields[.contentLength].flatMap(Int.init) ?? Int.max) >= 256
@@ -103,7 +108,8 @@ struct SchemeResponder: HTTPResponder {
             var buffer: ByteBuffer
             if transforms.gzip, head.method != .head {
                 guard let compressed = try? GzipStream.compressWhole(body) else {
-                    return finalise(plain(.internalServerError, "Internal Server Error\n", head), head, started, handler: handler)
+                    return finalise(
+                        plain(.internalServerError, "Internal Server Error\n", head), head, started, handler: handler)
                 }
                 buffer = compressed
                 fields[.contentLength] = String(buffer.readableBytes)
@@ -112,7 +118,9 @@ struct SchemeResponder: HTTPResponder {
             }
             if head.method == .head { buffer = ByteBuffer() }
             let result = Response(status: status, headers: fields, body: ResponseBody(byteBuffer: buffer))
-            accessLog?.record(method: head.method, target: target, status: status.code, bytes: buffer.readableBytes, started: started, handler: handler)
+            accessLog?.record(
+                method: head.method, target: target, status: status.code, bytes: buffer.readableBytes, started: started,
+                handler: handler)
             return result
         }
 
@@ -126,10 +134,14 @@ struct SchemeResponder: HTTPResponder {
             do {
                 sent = try await Self.stream(bridge: bridge, transforms: finalTransforms, to: &writer)
                 stopper.completed()
-                accessLog?.record(method: method, target: target, status: status.code, bytes: sent, started: started, handler: handler)
+                accessLog?.record(
+                    method: method, target: target, status: status.code, bytes: sent, started: started, handler: handler
+                )
             } catch {
                 stopper.abort()
-                accessLog?.record(method: method, target: target, status: status.code, bytes: sent, started: started, handler: handler, aborted: true)
+                accessLog?.record(
+                    method: method, target: target, status: status.code, bytes: sent, started: started,
+                    handler: handler, aborted: true)
                 throw error
             }
         }
@@ -166,7 +178,8 @@ struct SchemeResponder: HTTPResponder {
                 throw error
             case .finished:
                 if let html = pendingHTML, let script = transforms.injectScript {
-                    sent += try await write(ResponseTransforms.inject(script, into: html), gzip: gzipStream, to: &writer)
+                    sent += try await write(
+                        ResponseTransforms.inject(script, into: html), gzip: gzipStream, to: &writer)
                 }
                 if let gzipStream {
                     for buffer in try gzipStream.compress(Data(), finish: true) {
@@ -180,7 +193,9 @@ struct SchemeResponder: HTTPResponder {
         }
     }
 
-    private static func write(_ data: Data, gzip: GzipStream?, to writer: inout any ResponseBodyWriter) async throws -> Int {
+    private static func write(_ data: Data, gzip: GzipStream?, to writer: inout any ResponseBodyWriter) async throws
+        -> Int
+    {
         guard let gzip else {
             try await writer.write(ByteBuffer(bytes: data))
             return data.count
@@ -215,7 +230,9 @@ struct SchemeResponder: HTTPResponder {
         return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: body))
     }
 
-    private func finalise(_ response: Response, _ head: HTTPRequest, _ started: ContinuousClock.Instant, handler: String) -> Response {
+    private func finalise(
+        _ response: Response, _ head: HTTPRequest, _ started: ContinuousClock.Instant, handler: String
+    ) -> Response {
         accessLog?.record(
             method: head.method,
             target: head.path ?? "",

@@ -42,7 +42,9 @@ enum ByteRangeSet: Equatable, Sendable {
             let first = spec[..<dash]
             let last = spec[spec.index(after: dash)...]
             func number(_ text: Substring) -> Int64? {
-                guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), text.count <= 18 else { return nil }
+                guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), text.count <= 18 else {
+                    return nil
+                }
                 return Int64(text)
             }
             if first.isEmpty {

@@ -16,13 +16,16 @@ struct DirectoryListingHandler: SchemeHandler {
         guard case .directory(let path) = resolver.resolve(request.path) else { return .passed }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
         let base = request.path.hasSuffix("/") ? request.path : request.path + "/"
-        var html = "<!doctype html>\n<meta charset=\"utf-8\">\n<title>Index of \(Self.escape(base.removingPercentEncoding ?? base))</title>\n"
+        var html =
+            "<!doctype html>\n<meta charset=\"utf-8\">\n<title>Index of \(Self.escape(base.removingPercentEncoding ?? base))</title>\n"
         html += "<h1>Index of \(Self.escape(base.removingPercentEncoding ?? base))</h1>\n<ul>\n"
         for name in names.sorted() where showDotfiles || !name.hasPrefix(".") {
             var isDirectory: ObjCBool = false
             _ = FileManager.default.fileExists(atPath: path + "/" + name, isDirectory: &isDirectory)
             let display = name + (isDirectory.boolValue ? "/" : "")
-            let link = (name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/", "?", "#", ";"])) ?? "")
+            let link =
+                (name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/", "?", "#", ";"]))
+                    ?? "")
                 + (isDirectory.boolValue ? "/" : "")
             html += "<li><a href=\"\(Self.escape(link))\">\(Self.escape(display))</a></li>\n"
         }

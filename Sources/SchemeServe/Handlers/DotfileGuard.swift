@@ -15,13 +15,35 @@ struct DotfileGuard: SchemeHandler {
         return .handled
     }
 
-    /// Whether a segment of the path (decoded once) starts with a dot.
+    /// Whether a segment of the path (decoded once) starts with a dot; `.` and `..` segments are
+    /// not dotfiles (the file handler normalises or refuses them).
     static func hasDotSegment(_ encodedPath: String) -> Bool {
-        guard encodedPath.utf8.contains(UInt8(ascii: ".")) || encodedPath.contains("%") else { return false }
-        let decoded = encodedPath.removingPercentEncoding ?? encodedPath
-        // `.` and `..` segments are not dotfiles: the file handler normalises or refuses them.
-        return decoded.split(whereSeparator: { $0 == "/" || $0 == "\\" }).contains {
-            $0.hasPrefix(".") && $0 != "." && $0 != ".."
+        var path = encodedPath
+        let needsDecoding = path.withUTF8 { bytes in
+            bytes.contains(UInt8(ascii: "%")) || bytes.contains(UInt8(ascii: "\\"))
+        }
+        if needsDecoding {
+            let decoded = encodedPath.removingPercentEncoding ?? encodedPath
+            return decoded.split(whereSeparator: { $0 == "/" || $0 == "\\" }).contains {
+                $0.hasPrefix(".") && $0 != "." && $0 != ".."
+            }
+        }
+        // Fast path: a dot segment starts right after a slash.
+        return path.withUTF8 { bytes in
+            let slash = UInt8(ascii: "/")
+            let dot = UInt8(ascii: ".")
+            var index = 0
+            while index + 1 < bytes.count {
+                if bytes[index] == slash, bytes[index + 1] == dot {
+                    var end = index + 1
+                    while end < bytes.count, bytes[end] != slash { end += 1 }
+                    let length = end - index - 1
+                    let isDotOrDotDot = length == 1 || (length == 2 && bytes[index + 2] == dot)
+                    if !isDotOrDotDot { return true }
+                }
+                index += 1
+            }
+            return false
         }
     }
 }

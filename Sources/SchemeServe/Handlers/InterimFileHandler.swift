@@ -3,9 +3,9 @@ import HTTPTypes
 import SchemeKit
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// TEMPORARY: a minimal directory handler standing in for SchemeKit's `LocalFileHandler` (built
@@ -21,7 +21,7 @@ struct InterimFileHandler: SchemeHandler {
     let spa: Bool
     let detector = MIMEDetector()
     /// The size of each read.
-    static let chunkSize = 256 << 10
+    static let chunkSize = 128 << 10
 
     var name: String { "files" }
 
@@ -47,7 +47,9 @@ struct InterimFileHandler: SchemeHandler {
         return !last.contains(".")
     }
 
-    private func serve(path: String, stamp: FileStamp, request: SchemeRequest, writer: some SchemeResponseWriter) async throws {
+    private func serve(path: String, stamp: FileStamp, request: SchemeRequest, writer: some SchemeResponseWriter)
+        async throws
+    {
         let (mimeType, charset) = detector.contentType(forPath: path)
         let contentType = charset.map { "\(mimeType); charset=\($0)" } ?? mimeType
         let etag = stamp.entityTag
@@ -76,7 +78,9 @@ struct InterimFileHandler: SchemeHandler {
         case .whole:
             fields[.contentLength] = String(length)
             try await writer.writeHead(SchemeResponse(status: .ok, headerFields: fields))
-            if !isHead { try await copy(path: path, ranges: [0...(max(length, 1) - 1)], empty: length == 0, writer: writer) }
+            if !isHead {
+                try await copy(path: path, ranges: [0...(max(length, 1) - 1)], empty: length == 0, writer: writer)
+            }
         case .unsatisfiable:
             var fields416 = HTTPFields()
             fields416[.contentRange] = "bytes */\(length)"
@@ -94,7 +98,9 @@ struct InterimFileHandler: SchemeHandler {
         case .ranges(let list):
             let boundary = "SchemeKit-\(String(UInt64.random(in: 1...UInt64.max), radix: 16))"
             let partHeads = list.map {
-                Data("\r\n--\(boundary)\r\nContent-Type: \(contentType)\r\nContent-Range: bytes \($0.lowerBound)-\($0.upperBound)/\(length)\r\n\r\n".utf8)
+                Data(
+                    "\r\n--\(boundary)\r\nContent-Type: \(contentType)\r\nContent-Range: bytes \($0.lowerBound)-\($0.upperBound)/\(length)\r\n\r\n"
+                        .utf8)
             }
             let trailer = Data("\r\n--\(boundary)--\r\n".utf8)
             let total = zip(partHeads, list).reduce(Int64(trailer.count)) {
@@ -129,7 +135,9 @@ struct InterimFileHandler: SchemeHandler {
         return false
     }
 
-    private func copy(path: String, ranges: [ClosedRange<Int64>], empty: Bool, writer: some SchemeResponseWriter) async throws {
+    private func copy(path: String, ranges: [ClosedRange<Int64>], empty: Bool, writer: some SchemeResponseWriter)
+        async throws
+    {
         guard !empty else { return }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw InterimFileError() }

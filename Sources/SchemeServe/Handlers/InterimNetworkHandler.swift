@@ -3,7 +3,7 @@ import HTTPTypes
 import SchemeKit
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// TEMPORARY: a minimal network fallback standing in for SchemeKit's `NetworkFallbackHandler`
@@ -54,7 +54,8 @@ struct InterimNetworkHandler: SchemeHandler {
             if let value = http.value(forHTTPHeaderField: name.rawName) { fields[name] = value }
         }
         fields[.contentLength] = String(data.count)
-        try await writer.writeHead(SchemeResponse(status: HTTPResponse.Status(code: http.statusCode), headerFields: fields))
+        try await writer.writeHead(
+            SchemeResponse(status: HTTPResponse.Status(code: http.statusCode), headerFields: fields))
         if request.method != .head, !data.isEmpty { try await writer.write(data) }
         try await writer.finish()
         return .handled

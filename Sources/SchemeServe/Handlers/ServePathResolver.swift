@@ -2,12 +2,12 @@ import Foundation
 import SchemeKit
 
 #if canImport(CDispatch)
-import CDispatch
+    import CDispatch
 #endif
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Maps a request path to a file under the root, safely: the shared path logic of the handlers
@@ -101,7 +101,8 @@ struct ServePathResolver: Sendable {
     /// Whether the real path `path` is the root or inside it, by whole components.
     func contains(_ path: String) -> Bool {
         if rootPath.isEmpty { return path.hasPrefix("/") }
-        return path == rootPath || (path.hasPrefix(rootPath) && path.utf8.dropFirst(rootPath.utf8.count).first == UInt8(ascii: "/"))
+        return path == rootPath
+            || (path.hasPrefix(rootPath) && path.utf8.dropFirst(rootPath.utf8.count).first == UInt8(ascii: "/"))
     }
 
     static func realPath(_ path: String) -> String? {
@@ -128,9 +129,9 @@ struct FileStamp: Equatable, Sendable {
         kind = type == S_IFREG ? .regular : type == S_IFDIR ? .directory : .other
         size = Int64(info.st_size)
         #if canImport(Darwin)
-        modified = Int64(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(info.st_mtimespec.tv_nsec)
+            modified = Int64(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(info.st_mtimespec.tv_nsec)
         #else
-        modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+            modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
         #endif
         inode = UInt64(info.st_ino)
     }

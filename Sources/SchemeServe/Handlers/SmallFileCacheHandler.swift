@@ -88,12 +88,14 @@ struct SmallFileCacheHandler: SchemeHandler {
             }
             storage.remove(key)
         }
-        guard request.method == .get, case .file(let realPath, let stamp) = resolver.resolve(key), stamp.size <= limit else {
+        guard request.method == .get, case .file(let realPath, let stamp) = resolver.resolve(key), stamp.size <= limit
+        else {
             return try await files.handle(request, writer: writer)
         }
         let recorder = RecordingWriter(inner: writer)
         let outcome = try await files.handle(request, writer: recorder)
-        if outcome == .handled, let (head, body) = recorder.recorded, head.status == .ok, Int64(body.count) == stamp.size,
+        if outcome == .handled, let (head, body) = recorder.recorded, head.status == .ok,
+            Int64(body.count) == stamp.size,
             FileStamp(path: realPath) == stamp
         {
             storage.store(Entry(realPath: realPath, stamp: stamp, head: head, body: body), for: key)

@@ -72,7 +72,9 @@ final class LiveReload: Service, Sendable {
             return result
         }
         for case let url as URL in enumerator {
-            guard let values = try? url.resourceValues(forKeys: Set(keys)), values.isRegularFile == true else { continue }
+            guard let values = try? url.resourceValues(forKeys: Set(keys)), values.isRegularFile == true else {
+                continue
+            }
             let modified = Int64((values.contentModificationDate?.timeIntervalSince1970 ?? 0) * 1_000_000)
             result[url.path(percentEncoded: false)] = modified &* 31 &+ Int64(values.fileSize ?? 0)
         }

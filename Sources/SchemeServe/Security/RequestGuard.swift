@@ -61,7 +61,9 @@ public struct RequestGuard: Sendable {
         for byte in target.utf8 {
             if byte <= 0x20 || byte == 0x7F || byte == UInt8(ascii: "#") { return bad }
             // `%00`
-            if byte == UInt8(ascii: "0"), previous.1 == UInt8(ascii: "0"), previous.0 == UInt8(ascii: "%") { return bad }
+            if byte == UInt8(ascii: "0"), previous.1 == UInt8(ascii: "0"), previous.0 == UInt8(ascii: "%") {
+                return bad
+            }
             previous = (previous.1, byte)
         }
         return nil

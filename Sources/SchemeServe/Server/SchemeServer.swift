@@ -84,7 +84,8 @@ public struct SchemeServer: Sendable {
         if configuration.watch {
             let liveReload = LiveReload(root: configuration.root, interval: configuration.watchInterval, logger: logger)
             services.append(liveReload)
-            let requestGuard = RequestGuard(allowedHosts: configuration.allowedHosts, bindAddress: configuration.bindAddress)
+            let requestGuard = RequestGuard(
+                allowedHosts: configuration.allowedHosts, bindAddress: configuration.bindAddress)
             server = .http1WebSocketUpgrade { head, _, _ in
                 liveReload.shouldUpgrade(head, requestGuard: requestGuard)
             }
@@ -95,7 +96,8 @@ public struct SchemeServer: Sendable {
         let app = Application(
             responder: responder,
             server: server,
-            configuration: ApplicationConfiguration(address: .hostname(bind, port: configuration.port), serverName: nil),
+            configuration: ApplicationConfiguration(
+                address: .hostname(bind, port: configuration.port), serverName: nil),
             services: services,
             onServerRunning: { channel in
                 onReady(BoundAddress(host: bind, port: channel.localAddress?.port ?? 0))

@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A raw HTTP/1.1 exchange over a loopback TCP socket: the request goes out byte for byte (no
@@ -38,7 +38,9 @@ struct RawHTTP {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard result == 0 else {
             close(fd)
@@ -50,7 +52,9 @@ struct RawHTTP {
     static func sendAll(_ fd: Int32, _ data: Data) throws {
         var offset = 0
         while offset < data.count {
-            let sent = data.withUnsafeBytes { send(fd, $0.baseAddress! + offset, data.count - offset, Int32(MSG_NOSIGNAL)) }
+            let sent = data.withUnsafeBytes {
+                send(fd, $0.baseAddress! + offset, data.count - offset, Int32(MSG_NOSIGNAL))
+            }
             guard sent > 0 else { throw Failure(description: "send failed") }
             offset += sent
         }
@@ -94,7 +98,9 @@ struct RawHTTP {
         let head = String(decoding: raw[..<end.lowerBound], as: UTF8.self)
         var lines = head.components(separatedBy: "\r\n")
         let statusLine = lines.removeFirst().split(separator: " ")
-        guard statusLine.count >= 2, let status = Int(statusLine[1]) else { throw Failure(description: "bad status line") }
+        guard statusLine.count >= 2, let status = Int(statusLine[1]) else {
+            throw Failure(description: "bad status line")
+        }
         let headers = lines.compactMap { line -> (String, String)? in
             guard let colon = line.firstIndex(of: ":") else { return nil }
             return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
@@ -110,7 +116,8 @@ struct RawHTTP {
         var result = Data()
         var index = data.startIndex
         while let lineEnd = data[index...].firstRange(of: Data("\r\n".utf8)) {
-            let sizeText = String(decoding: data[index..<lineEnd.lowerBound], as: UTF8.self).split(separator: ";").first ?? ""
+            let sizeText =
+                String(decoding: data[index..<lineEnd.lowerBound], as: UTF8.self).split(separator: ";").first ?? ""
             guard let size = Int(sizeText, radix: 16), size > 0 else { break }
             let start = lineEnd.upperBound
             guard start + size <= data.endIndex else { break }

@@ -2,9 +2,9 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The built `schemeserve` binary, started as a child process.
@@ -103,7 +103,8 @@ final class ServeProcess: Sendable {
 
     /// Peak resident memory (VmHWM) in KiB, from /proc.
     var peakResidentKiB: Int? {
-        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8) else {
+        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
+        else {
             return nil
         }
         for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {

@@ -46,7 +46,8 @@ struct TestServer {
 }
 
 /// Runs `operation`, failing after `seconds`.
-func withTimeout<T: Sendable>(seconds: Double, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+func withTimeout<T: Sendable>(seconds: Double, _ operation: @escaping @Sendable () async throws -> T) async throws -> T
+{
     try await withThrowingTaskGroup(of: T.self) { group in
         group.addTask { try await operation() }
         group.addTask {
@@ -63,7 +64,8 @@ enum Fixtures {
     static let secret = "TOP-SECRET-OUTSIDE-ROOT"
 
     static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appending(path: "schemeserve-\(UUID().uuidString)", directoryHint: .isDirectory)
+        let url = FileManager.default.temporaryDirectory.appending(
+            path: "schemeserve-\(UUID().uuidString)", directoryHint: .isDirectory)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
@@ -81,7 +83,8 @@ enum Fixtures {
         try write(String(repeating: "body { color: red; }\n", count: 40), "a.css", in: root)
         try write(String(repeating: "console.log('x');\n", count: 40), "b.js", in: root)
         try write("{\"a\":1}", "c.json", in: root)
-        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 0, count: 32)).write(to: root.appending(path: "d.png"))
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 0, count: 32)).write(
+            to: root.appending(path: "d.png"))
         try write(String((0..<1000).map { Character(UnicodeScalar(UInt8(97 + $0 % 26))) }), "letters.txt", in: root)
         try write("SECRET=1", ".env", in: root)
         try write("[core]", ".git/config", in: root)
