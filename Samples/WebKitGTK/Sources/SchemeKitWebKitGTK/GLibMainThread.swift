@@ -1,0 +1,58 @@
+import CWebKitGTK
+import Foundation
+import Synchronization
+
+/// A thread that owns the GLib default main context, initialises GTK on it and runs its main loop.
+///
+/// GTK and WebKitGTK must be used from the one thread that iterates the default main context.
+/// An application whose main thread already runs a GLib loop (`g_application_run`) does not need
+/// this type; one whose main thread belongs to Swift concurrency or Dispatch (a test runner, an
+/// `async` main) starts a `GLibMainThread` once, and submits work through ``executor``.
+///
+/// GTK can be initialised once per process: create at most one per process (keep it in a
+/// `static let` of your application).
+public final class GLibMainThread: Sendable {
+    /// Runs jobs on the thread's main context.
+    public let executor: GLibExecutor
+
+    /// Starts the thread, initialises GTK there and waits until its loop runs.
+    ///
+    /// - Throws: ``WebKitGTKError`` when GTK cannot open a display (no `DISPLAY`: run under
+    ///   `xvfb-run -a`).
+    public init() throws {
+        executor = GLibExecutor()
+        let ready = DispatchSemaphore(value: 0)
+        let initialised = Mutex(false)
+        let thread = Thread {
+            let context = g_main_context_default()
+            g_main_context_acquire(context)
+            let ok = gtk_init_check() != 0
+            initialised.withLock { $0 = ok }
+            guard ok else {
+                ready.signal()
+                return
+            }
+            let mainLoop = g_main_loop_new(context, 0)
+            // Signal from inside the loop so callers only proceed once it iterates.
+            let signal = Unmanaged.passRetained(SemaphoreBox(ready)).toOpaque()
+            g_idle_add_full(
+                G_PRIORITY_DEFAULT, { data in
+                    Unmanaged<SemaphoreBox>.fromOpaque(data!).takeRetainedValue().semaphore.signal()
+                    return 0
+                }, signal, nil)
+            g_main_loop_run(mainLoop)
+        }
+        thread.name = "GLib main context"
+        thread.stackSize = 8 << 20
+        thread.start()
+        ready.wait()
+        guard initialised.withLock({ $0 }) else {
+            throw WebKitGTKError.noDisplay
+        }
+    }
+
+    private final class SemaphoreBox: @unchecked Sendable {
+        let semaphore: DispatchSemaphore
+        init(_ semaphore: DispatchSemaphore) { self.semaphore = semaphore }
+    }
+}
