@@ -59,16 +59,21 @@ final class SchemeBodyPipe: @unchecked Sendable {
 
     // MARK: Writer side (main context)
 
-    /// Appends body bytes and serves a waiting read.
-    func push(_ data: Data) {
+    /// Appends body bytes and serves a waiting read; `false` when the pipe is stopped or ended.
+    func push(_ data: Data) -> Bool {
+        var accepted = true
         let completed = state.withLock { state -> Completion? in
-            guard !state.stopped, !state.ended else { return nil }
+            guard !state.stopped, !state.ended else {
+                accepted = false
+                return nil
+            }
             state.chunks.append(data)
             state.buffered += data.count
             state.bytesPushed += data.count
             return serveLocked(&state)
         }
         completed?.run()
+        return accepted
     }
 
     /// Marks the end of the body; a waiting read returns the remaining bytes, then 0.

@@ -87,6 +87,12 @@ public final class WebKitSchemeAdapter: @unchecked Sendable {
         state.withLock { $0.log = [] }
     }
 
+    /// Body writes that reached a response stream after WebKit had stopped reading it (0 when the
+    /// guarded lifecycle holds).
+    public var writesAfterStop: Int { lateWrites.load(ordering: .relaxed) }
+
+    let lateWrites = Atomic<Int>(0)
+
     /// Requests not yet finished, failed or stopped.
     public var liveRequestCount: Int { state.withLock { $0.live.count } }
 

@@ -70,7 +70,7 @@ final class WebKitSchemeSink: SchemeTaskSink, @unchecked Sendable {
     }
 
     func receive(_ data: Data) {
-        pipe?.push(data)
+        if let pipe, !pipe.push(data) { adapter.lateWrites.add(1, ordering: .relaxed) }
     }
 
     func finish() {

@@ -44,7 +44,6 @@ public final class WebViewSession: PoolableSession, @unchecked Sendable {
         connectSignal(raw, "load-changed", WebViewSession.loadChanged, me)
         connectSignal(raw, "load-failed", WebViewSession.loadFailed, me)
         connectSignal(raw, "web-process-terminated", WebViewSession.processTerminated, me)
-        emptyState = webkit_web_view_get_session_state(view)
     }
 
     /// Makes a view in a new window, shows it (under Xvfb) and loads `about:blank`, so its web
@@ -61,6 +60,7 @@ public final class WebViewSession: PoolableSession, @unchecked Sendable {
             WebViewSession(executor: executor, width: Int32(width), height: Int32(height))
         }
         try await session.load("about:blank")
+        try await executor.run { session.emptyState = webkit_web_view_get_session_state(session.view) }
         return session
     }
 
@@ -71,7 +71,7 @@ public final class WebViewSession: PoolableSession, @unchecked Sendable {
     /// - Throws: ``WebKitGTKError`` when the blank page does not load or history survived.
     public nonisolated(nonsending) func reset() async throws {
         try await executor.run { try self.clearState() }
-        try await load("about:blank")
+        try await reloadCurrentItem()
         let canGoBack = try await executor.run { webkit_web_view_can_go_back(self.view) != 0 }
         if canGoBack { throw WebKitGTKError.loadFailed("back/forward history survived the reset") }
     }
@@ -98,6 +98,23 @@ public final class WebViewSession: PoolableSession, @unchecked Sendable {
                 self.pendingLoad?.resume(throwing: WebKitGTKError.loadFailed("replaced by a new load"))
                 self.pendingLoad = continuation
                 webkit_web_view_load_uri(self.view, url)
+            }
+        }
+    }
+
+    /// Navigates to the back/forward list's current item (no new history entry).
+    private func reloadCurrentItem() async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            executor.execute {
+                guard !self.closed else { return continuation.resume(throwing: WebKitGTKError.sessionClosed) }
+                self.pendingLoad?.resume(throwing: WebKitGTKError.loadFailed("replaced by a new load"))
+                self.pendingLoad = continuation
+                let list = webkit_web_view_get_back_forward_list(self.view)
+                if let item = webkit_back_forward_list_get_current_item(list) {
+                    webkit_web_view_go_to_back_forward_list_item(self.view, item)
+                } else {
+                    webkit_web_view_load_uri(self.view, "about:blank")
+                }
             }
         }
     }
