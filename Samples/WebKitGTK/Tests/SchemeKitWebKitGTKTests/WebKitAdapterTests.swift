@@ -27,7 +27,6 @@ struct WebKitAdapterTests {
     @Test func everyResourceOfTheSampleAppArrives() async throws {
         let harness = try WebKitHarness.get()
         let session = try await harness.makeSession()
-        defer { Task { await session.tearDown() } }
         harness.adapter.clearLog()
         try await withTimeout(20, "loading the sample app") {
             try await session.load("app://localhost/index.html")
@@ -55,6 +54,7 @@ struct WebKitAdapterTests {
         }
         #expect(byPath["/data/does-not-exist.json"]?.status == 404)
         #expect(byPath["/data/does-not-exist.json"]?.handler == "not-found")
+        await session.tearDown()
     }
 
     struct Partial: Decodable {
@@ -69,7 +69,6 @@ struct WebKitAdapterTests {
     @Test func aRangeRequestFromThePageGetsA206() async throws {
         let harness = try WebKitHarness.get()
         let session = try await harness.makeSession()
-        defer { Task { await session.tearDown() } }
         try await withTimeout(20, "loading the sample app") {
             try await session.load("app://localhost/index.html")
         }
@@ -91,12 +90,12 @@ struct WebKitAdapterTests {
         #expect(partial.first == Int(file[1000]))
         let logged = await eventually { harness.adapter.log.contains { $0.path == "/media/clip.webm" && $0.status == 206 } }
         #expect(logged, "the 206 is in the request log")
+        await session.tearDown()
     }
 
     @Test func navigatingAwayMidResponseStopsTheTask() async throws {
         let harness = try WebKitHarness.get()
         let session = try await harness.makeSession()
-        defer { Task { await session.tearDown() } }
         let before = harness.registry.metrics
         let startedBefore = harness.slow.record.withLock { $0.started }
         try await withTimeout(20, "loading the slow page") {
@@ -113,6 +112,7 @@ struct WebKitAdapterTests {
         #expect(harness.slow.record.withLock { $0.writesAfterCancel } == 0)
         #expect(harness.adapter.writesAfterStop == 0, "nothing reached WebKit after the stop")
         #expect(harness.adapter.log.contains { $0.path == "/stream" && $0.outcome == "stopped" })
+        await session.tearDown()
     }
 
     @Test func destroyingTheViewMidResponseStopsTheTask() async throws {
