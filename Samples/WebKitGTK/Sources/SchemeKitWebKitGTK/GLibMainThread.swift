@@ -14,6 +14,8 @@ import Synchronization
 public final class GLibMainThread: Sendable {
     /// Runs jobs on the thread's main context.
     public let executor: GLibExecutor
+    private let loop = Locked<OpaquePointer?>(nil)
+    private let finished = DispatchSemaphore(value: 0)
 
     /// Starts the thread, initialises GTK there and waits until its loop runs.
     ///
@@ -23,6 +25,8 @@ public final class GLibMainThread: Sendable {
         executor = GLibExecutor()
         let ready = DispatchSemaphore(value: 0)
         let initialised = Mutex(false)
+        let loop = self.loop
+        let finished = self.finished
         let thread = Thread {
             let context = g_main_context_default()
             g_main_context_acquire(context)
@@ -30,9 +34,11 @@ public final class GLibMainThread: Sendable {
             initialised.withLock { $0 = ok }
             guard ok else {
                 ready.signal()
+                finished.signal()
                 return
             }
             let mainLoop = g_main_loop_new(context, 0)
+            loop.withLock { $0 = mainLoop }
             // Signal from inside the loop so callers only proceed once it iterates.
             let signal = Unmanaged.passRetained(SemaphoreBox(ready)).toOpaque()
             g_idle_add_full(
@@ -41,6 +47,8 @@ public final class GLibMainThread: Sendable {
                     return 0
                 }, signal, nil)
             g_main_loop_run(mainLoop)
+            g_main_context_release(context)
+            finished.signal()
         }
         thread.name = "GLib main context"
         thread.stackSize = 8 << 20
@@ -49,6 +57,16 @@ public final class GLibMainThread: Sendable {
         guard initialised.withLock({ $0 }) else {
             throw WebKitGTKError.noDisplay
         }
+    }
+
+    /// Quits the main loop and waits for the thread to end. Call once, when every view is gone,
+    /// before the process exits: WebKit must not be iterating while exit-time destructors run.
+    /// Nothing may be submitted to ``executor`` afterwards.
+    public func stop() {
+        guard loop.withLock({ $0 }) != nil else { return }
+        let loop = self.loop
+        executor.execute { loop.withLock { g_main_loop_quit($0) } }
+        finished.wait()
     }
 
     private final class SemaphoreBox: @unchecked Sendable {

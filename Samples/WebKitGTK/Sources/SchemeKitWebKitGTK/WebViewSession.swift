@@ -46,19 +46,22 @@ public final class WebViewSession: PoolableSession, @unchecked Sendable {
         connectSignal(raw, "web-process-terminated", WebViewSession.processTerminated, me)
     }
 
-    /// Makes a view in a new window, shows it (under Xvfb) and loads `about:blank`, so its web
-    /// process is running when this returns.
+    /// Makes a view in a new window, shows it (under Xvfb) and, when `warm`, loads `about:blank` so
+    /// its web process is running when this returns.
     ///
     /// - Parameters:
     ///   - executor: The executor of the default main context (GTK must be initialised there).
     ///   - width: The window width. Default: 1024.
     ///   - height: The window height. Default: 768.
-    public static func make(executor: GLibExecutor, width: Int = 1024, height: Int = 768) async throws
-        -> WebViewSession
+    ///   - warm: Load `about:blank` before returning. Default: `true`. A cold view (`false`) pays
+    ///     its web process start-up on its first load, and ``reset()`` cannot clear its history.
+    public static func make(executor: GLibExecutor, width: Int = 1024, height: Int = 768, warm: Bool = true)
+        async throws -> WebViewSession
     {
         let session = try await executor.run {
             WebViewSession(executor: executor, width: Int32(width), height: Int32(height))
         }
+        guard warm else { return session }
         try await session.load("about:blank")
         try await executor.run { session.emptyState = webkit_web_view_get_session_state(session.view) }
         return session

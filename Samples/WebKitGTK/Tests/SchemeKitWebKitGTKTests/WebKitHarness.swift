@@ -21,6 +21,10 @@ final class WebKitHarness: Sendable {
 
     private init() throws {
         glib = try GLibMainThread()
+        // Quit the GLib loop before exit-time destructors run (WebKit's expect an idle main context).
+        atexit {
+            if case .success(let harness) = WebKitHarness.shared { harness.glib.stop() }
+        }
         appDirectory = Self.sampleApp()
         registry = SchemeRegistry()
         slow = SlowHandler()
