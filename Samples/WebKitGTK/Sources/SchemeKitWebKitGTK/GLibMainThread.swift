@@ -42,7 +42,8 @@ public final class GLibMainThread: Sendable {
             // Signal from inside the loop so callers only proceed once it iterates.
             let signal = Unmanaged.passRetained(SemaphoreBox(ready)).toOpaque()
             g_idle_add_full(
-                G_PRIORITY_DEFAULT, { data in
+                G_PRIORITY_DEFAULT,
+                { data in
                     Unmanaged<SemaphoreBox>.fromOpaque(data!).takeRetainedValue().semaphore.signal()
                     return 0
                 }, signal, nil)
@@ -68,6 +69,29 @@ public final class GLibMainThread: Sendable {
         executor.execute { loop.withLock { g_main_loop_quit($0) } }
         finished.wait()
     }
+
+    /// Makes `exit()` safe from any thread: registers an `on_exit` handler that stops this thread's
+    /// loop and ends the process with `_exit(status)` at once.
+    ///
+    /// WebKit registers exit handlers that release its default objects; they abort when `exit()`
+    /// runs on a thread other than GTK's (a test runner's worker, a Swift `async` main). Exit
+    /// handlers run in reverse order, so this one — installed *after* WebKit made its objects (after
+    /// the first view loaded) — runs first and skips them. Only the first call installs it.
+    public func installExitHandler() {
+        let first = GLibMainThread.exiting.withLock { exiting -> Bool in
+            defer { exiting = exiting ?? self }
+            return exiting == nil
+        }
+        guard first else { return }
+        on_exit(
+            { status, _ in
+                GLibMainThread.exiting.withLock { $0 }?.stop()
+                fflush(nil)
+                _exit(status)
+            }, nil)
+    }
+
+    private static let exiting = Mutex<GLibMainThread?>(nil)
 
     private final class SemaphoreBox: @unchecked Sendable {
         let semaphore: DispatchSemaphore

@@ -7,13 +7,17 @@ final class RequestBodyReader: @unchecked Sendable {
     private let stream: UnsafeMutablePointer<GInputStream>
     private let continuation: AsyncThrowingStream<Data, any Error>.Continuation
 
-    private init(stream: UnsafeMutablePointer<GInputStream>, continuation: AsyncThrowingStream<Data, any Error>.Continuation) {
+    private init(
+        stream: UnsafeMutablePointer<GInputStream>, continuation: AsyncThrowingStream<Data, any Error>.Continuation
+    ) {
         self.stream = stream
         self.continuation = continuation
     }
 
     /// Starts reading `stream` (taking over the caller's reference); the chunks arrive in order.
-    static func read(_ stream: UnsafeMutablePointer<GInputStream>, executor: GLibExecutor) -> AsyncThrowingStream<Data, any Error> {
+    static func read(_ stream: UnsafeMutablePointer<GInputStream>, executor: GLibExecutor) -> AsyncThrowingStream<
+        Data, any Error
+    > {
         let (chunks, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
         let reader = RequestBodyReader(stream: stream, continuation: continuation)
         reader.next()
@@ -29,7 +33,8 @@ final class RequestBodyReader: @unchecked Sendable {
                 let bytes = g_input_stream_read_bytes_finish(
                     UnsafeMutableRawPointer(source)?.assumingMemoryBound(to: GInputStream.self), result, &error)
                 if let error {
-                    reader.continuation.finish(throwing: WebKitGTKError.loadFailed(String(cString: error.pointee.message)))
+                    reader.continuation.finish(
+                        throwing: WebKitGTKError.loadFailed(String(cString: error.pointee.message)))
                     g_error_free(error)
                     reader.close()
                     return

@@ -26,7 +26,8 @@ public struct TemporaryFileHandler: SchemeHandler {
     ]
 
     /// Answers from the directory, or passes.
-    public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome {
+    public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome
+    {
         let decoded = request.path.removingPercentEncoding ?? request.path
         let parts = decoded.split(separator: "/")
         guard !parts.contains(where: { $0 == ".." || $0.hasPrefix(".") }) else { return .passed }
@@ -47,7 +48,8 @@ public struct TemporaryFileHandler: SchemeHandler {
         if let range = request.headerFields[.range], let parsed = Self.parse(range, size: size) {
             guard let (first, last) = parsed else {
                 fields[.contentRange] = "bytes */\(size)"
-                try await writer.respond(SchemeResponse(status: .rangeNotSatisfiable, headerFields: fields), body: Data())
+                try await writer.respond(
+                    SchemeResponse(status: .rangeNotSatisfiable, headerFields: fields), body: Data())
                 return .handled
             }
             (start, end, status) = (first, last, .partialContent)

@@ -79,6 +79,19 @@ public final class WebKitSchemeAdapter: @unchecked Sendable {
         }
     }
 
+    /// The path of the empty page the adapter answers itself on every scheme it serves (no handler,
+    /// no log entry): `/.schemekit/blank`.
+    ///
+    /// A view reset to `about:blank` that then loads `app://…` changes site, and WebKit moves it to
+    /// a new web process (about a second here); reset to `app://localhost/.schemekit/blank` instead
+    /// and the next `app://` load stays in the warm process (see ``WebViewSession/make(executor:width:height:warm:blankURL:)``).
+    public static let blankPath = "/.schemekit/blank"
+
+    /// The blank page URL for `scheme` and `host`: `scheme://host/.schemekit/blank`.
+    public static func blankURL(scheme: String, host: String = "localhost") -> String {
+        "\(scheme)://\(host)\(blankPath)"
+    }
+
     /// Every request served so far, in the order they ended.
     public var log: [SchemeRequestLogEntry] { state.withLock { $0.log } }
 
@@ -121,6 +134,9 @@ public final class WebKitSchemeAdapter: @unchecked Sendable {
 
     private func handle(_ request: OpaquePointer) {
         let uri = String(cString: webkit_uri_scheme_request_get_uri(request))
+        if let path = webkit_uri_scheme_request_get_path(request), String(cString: path) == Self.blankPath {
+            return Self.answerBlank(request)
+        }
         let method = webkit_uri_scheme_request_get_http_method(request).map { String(cString: $0) } ?? "GET"
         var fields = HTTPFields()
         if let headers = webkit_uri_scheme_request_get_http_headers(request) {
@@ -160,6 +176,16 @@ public final class WebKitSchemeAdapter: @unchecked Sendable {
         let task = registry.task(for: schemeRequest, sink: sink)
         sink.bind(task)
         task.start()
+    }
+
+    private static func answerBlank(_ request: OpaquePointer) {
+        let html = "<!doctype html><title></title>"
+        let stream = g_memory_input_stream_new()!
+        g_memory_input_stream_add_data(
+            UnsafeMutableRawPointer(stream).assumingMemoryBound(to: GMemoryInputStream.self), g_strdup(html),
+            gssize(html.utf8.count), g_free)
+        webkit_uri_scheme_request_finish(request, stream, gint64(html.utf8.count), "text/html")
+        g_object_unref(stream)
     }
 
     /// Stops a view's requests when it is finalised (a weak reference notification).

@@ -11,9 +11,10 @@ public import SchemeKit
 ///
 /// ## Reset
 /// ``reset()`` stops loading, removes user scripts, style sheets and script message handlers,
-/// restores the session state captured when the view was new (an empty back/forward list — WebKit 6
-/// has no call that clears history in place), and loads `about:blank`. It then checks that the
-/// view cannot go back; if history survived it throws, and the pool replaces the view.
+/// restores the session state captured right after the view's first (blank) load — WebKit 6 has no
+/// call that clears history in place, but restoring a one-entry state replaces the list — and
+/// navigates to that entry. It then checks that the view cannot go back; if history survived it
+/// throws, and the pool replaces the view.
 ///
 /// ## Health
 /// ``isHealthy()`` is `false` once the view's web process terminated (`web-process-terminated`).
@@ -53,23 +54,27 @@ public final class WebViewSession: PoolableSession, @unchecked Sendable {
     ///   - executor: The executor of the default main context (GTK must be initialised there).
     ///   - width: The window width. Default: 1024.
     ///   - height: The window height. Default: 768.
-    ///   - warm: Load `about:blank` before returning. Default: `true`. A cold view (`false`) pays
+    ///   - warm: Load `blankURL` before returning. Default: `true`. A cold view (`false`) pays
     ///     its web process start-up on its first load, and ``reset()`` cannot clear its history.
-    public static func make(executor: GLibExecutor, width: Int = 1024, height: Int = 768, warm: Bool = true)
-        async throws -> WebViewSession
-    {
+    ///   - blankURL: The empty page a fresh and a reset view show. Default: `about:blank`. Pass
+    ///     ``WebKitSchemeAdapter/blankURL(scheme:host:)`` for views that will load `app://` pages:
+    ///     the view then stays in its warm web process instead of changing site on the next load.
+    public static func make(
+        executor: GLibExecutor, width: Int = 1024, height: Int = 768, warm: Bool = true,
+        blankURL: String = "about:blank"
+    ) async throws -> WebViewSession {
         let session = try await executor.run {
             WebViewSession(executor: executor, width: Int32(width), height: Int32(height))
         }
         guard warm else { return session }
-        try await session.load("about:blank")
+        try await session.load(blankURL)
         try await executor.run { session.emptyState = webkit_web_view_get_session_state(session.view) }
         return session
     }
 
     // MARK: PoolableSession
 
-    /// Stops loading, removes injected scripts and message handlers, clears history, shows `about:blank`.
+    /// Stops loading, removes injected scripts and message handlers, clears history, shows the blank page.
     ///
     /// - Throws: ``WebKitGTKError`` when the blank page does not load or history survived.
     public nonisolated(nonsending) func reset() async throws {
@@ -127,7 +132,8 @@ public final class WebViewSession: PoolableSession, @unchecked Sendable {
     /// - Throws: ``WebKitGTKError/javaScript(_:)`` with the exception's message.
     public func evaluate(_ script: String) async throws -> String {
         try await javaScript { completion in
-            webkit_web_view_evaluate_javascript(self.view, script, -1, nil, nil, nil, GAsyncCompletion.callback, completion)
+            webkit_web_view_evaluate_javascript(
+                self.view, script, -1, nil, nil, nil, GAsyncCompletion.callback, completion)
         } finish: { result, error in
             webkit_web_view_evaluate_javascript_finish(self.view, result, error)
         }
@@ -215,7 +221,8 @@ public final class WebViewSession: PoolableSession, @unchecked Sendable {
 
     private func javaScript(
         start: @escaping @Sendable (UnsafeMutableRawPointer) -> Void,
-        finish: @escaping @Sendable (OpaquePointer?, UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> OpaquePointer?
+        finish:
+            @escaping @Sendable (OpaquePointer?, UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> OpaquePointer?
     ) async throws -> String {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<String, any Error>) in
             executor.execute {
@@ -266,7 +273,8 @@ public final class WebViewSession: PoolableSession, @unchecked Sendable {
         }
         messageHandlers = [:]
         g_signal_handlers_disconnect_matched(
-            UnsafeMutableRawPointer(view), G_SIGNAL_MATCH_DATA, 0, 0, nil, nil, Unmanaged.passUnretained(self).toOpaque())
+            UnsafeMutableRawPointer(view), G_SIGNAL_MATCH_DATA, 0, 0, nil, nil,
+            Unmanaged.passUnretained(self).toOpaque())
         if let emptyState { webkit_web_view_session_state_unref(emptyState) }
         emptyState = nil
         gtk_window_destroy(UnsafeMutableRawPointer(window).assumingMemoryBound(to: GtkWindow.self))
@@ -276,16 +284,20 @@ public final class WebViewSession: PoolableSession, @unchecked Sendable {
         Unmanaged<WebViewSession>.fromOpaque(data!).takeUnretainedValue()
     }
 
-    private static let loadChanged: @convention(c) (UnsafeMutableRawPointer?, WebKitLoadEvent, UnsafeMutableRawPointer?) -> Void = {
-        _, event, data in
-        guard event == WEBKIT_LOAD_FINISHED else { return }
-        let session = WebViewSession.session(data)
-        session.pendingLoad?.resume()
-        session.pendingLoad = nil
-    }
+    private static let loadChanged:
+        @convention(c) (UnsafeMutableRawPointer?, WebKitLoadEvent, UnsafeMutableRawPointer?) -> Void = {
+            _, event, data in
+            guard event == WEBKIT_LOAD_FINISHED else { return }
+            let session = WebViewSession.session(data)
+            session.pendingLoad?.resume()
+            session.pendingLoad = nil
+        }
 
     private static let loadFailed:
-        @convention(c) (UnsafeMutableRawPointer?, WebKitLoadEvent, UnsafePointer<CChar>?, UnsafeMutablePointer<GError>?, UnsafeMutableRawPointer?)
+        @convention(c) (
+            UnsafeMutableRawPointer?, WebKitLoadEvent, UnsafePointer<CChar>?, UnsafeMutablePointer<GError>?,
+            UnsafeMutableRawPointer?
+        )
             -> gboolean = { _, _, uri, error, data in
                 let session = WebViewSession.session(data)
                 let message = error.flatMap { $0.pointee.message.map { String(cString: $0) } } ?? "load failed"
@@ -295,13 +307,15 @@ public final class WebViewSession: PoolableSession, @unchecked Sendable {
                 return 0
             }
 
-    private static let processTerminated: @convention(c) (UnsafeMutableRawPointer?, WebKitWebProcessTerminationReason, UnsafeMutableRawPointer?) -> Void = {
-        _, _, data in
-        let session = WebViewSession.session(data)
-        session.terminated = true
-        session.pendingLoad?.resume(throwing: WebKitGTKError.webProcessTerminated)
-        session.pendingLoad = nil
-    }
+    private static let processTerminated:
+        @convention(c) (UnsafeMutableRawPointer?, WebKitWebProcessTerminationReason, UnsafeMutableRawPointer?) -> Void =
+            {
+                _, _, data in
+                let session = WebViewSession.session(data)
+                session.terminated = true
+                session.pendingLoad?.resume(throwing: WebKitGTKError.webProcessTerminated)
+                session.pendingLoad = nil
+            }
 
     /// The callback of one script message handler, carried as the signal's `user_data`.
     private final class MessageHandler {
@@ -309,9 +323,10 @@ public final class WebViewSession: PoolableSession, @unchecked Sendable {
         init(_ callback: @escaping @Sendable (String) -> Void) { self.callback = callback }
     }
 
-    private static let scriptMessage: @convention(c) (OpaquePointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void = {
-        _, value, data in
-        guard let value else { return }
-        Unmanaged<MessageHandler>.fromOpaque(data!).takeUnretainedValue().callback(WebViewSession.json(value))
-    }
+    private static let scriptMessage:
+        @convention(c) (OpaquePointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void = {
+            _, value, data in
+            guard let value else { return }
+            Unmanaged<MessageHandler>.fromOpaque(data!).takeUnretainedValue().callback(WebViewSession.json(value))
+        }
 }

@@ -24,7 +24,8 @@ struct HeadlessRender: ParsableCommand {
     @Option(help: "The path to load.")
     var path = "/index.html"
 
-    @Option(help: "Load this URL instead (file://, http://127.0.0.1…) — for comparisons; the directory is still served.")
+    @Option(
+        help: "Load this URL instead (file://, http://127.0.0.1…) — for comparisons; the directory is still served.")
     var url: String?
 
     @Option(help: "A JavaScript expression to evaluate after the load; a Promise is awaited.")

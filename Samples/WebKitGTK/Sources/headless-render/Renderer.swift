@@ -59,11 +59,17 @@ struct Renderer {
         let adapter = try await executor.run {
             WebKitSchemeAdapter(registry: registry, context: webkit_web_context_get_default(), executor: executor)
         }
+        let target =
+            options.url ?? "\(options.scheme)://localhost\(options.path.hasPrefix("/") ? "" : "/")\(options.path)"
+        // Reset views to a blank page of the target's own site, so warm views stay in their web
+        // process (a site change moves a view to a new one); other URLs reset to about:blank.
+        let blankURL =
+            target.hasPrefix("\(options.scheme)://")
+            ? WebKitSchemeAdapter.blankURL(scheme: options.scheme) : "about:blank"
         let pool = SessionPool(
             configuration: .init(warmCount: 1, maximumCount: 2, sweepInterval: nil), executor: executor
-        ) { try await WebViewSession.make(executor: executor) }
+        ) { try await WebViewSession.make(executor: executor, blankURL: blankURL) }
         await pool.start()
-        let target = options.url ?? "\(options.scheme)://localhost\(options.path.hasPrefix("/") ? "" : "/")\(options.path)"
 
         let console = Mutex<[String]>([])
         let holder = Holder()

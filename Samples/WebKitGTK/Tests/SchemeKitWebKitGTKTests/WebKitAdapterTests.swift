@@ -40,7 +40,9 @@ struct WebKitAdapterTests {
         #expect(report.image.ok && report.image.width == 96 && report.image.height == 96, "images decoded")
         #expect(report.font, "web font loaded")
         #expect(report.json, "JSON fetched and parsed")
-        withKnownIssue("GStreamer on this Debian image rejects the clip (FormatError), over file:// too", isIntermittent: true) {
+        withKnownIssue(
+            "GStreamer on this Debian image rejects the clip (FormatError), over file:// too", isIntermittent: true
+        ) {
             #expect(report.video, "video metadata loaded")
         }
         #expect(report.missing404, "a missing file answers 404 to fetch()")
@@ -88,7 +90,9 @@ struct WebKitAdapterTests {
         #expect(partial.length == 4096)
         #expect(partial.range == "bytes 1000-5095/\(file.count)")
         #expect(partial.first == Int(file[1000]))
-        let logged = await eventually { harness.adapter.log.contains { $0.path == "/media/clip.webm" && $0.status == 206 } }
+        let logged = await eventually {
+            harness.adapter.log.contains { $0.path == "/media/clip.webm" && $0.status == 206 }
+        }
         #expect(logged, "the 206 is in the request log")
         await session.tearDown()
     }

@@ -21,10 +21,6 @@ final class WebKitHarness: Sendable {
 
     private init() throws {
         glib = try GLibMainThread()
-        // Quit the GLib loop before exit-time destructors run (WebKit's expect an idle main context).
-        atexit {
-            if case .success(let harness) = WebKitHarness.shared { harness.glib.stop() }
-        }
         appDirectory = Self.sampleApp()
         registry = SchemeRegistry()
         slow = SlowHandler()
@@ -56,7 +52,9 @@ final class WebKitHarness: Sendable {
 
     /// A fresh view (not pooled).
     func makeSession() async throws -> WebViewSession {
-        try await WebViewSession.make(executor: glib.executor)
+        let session = try await WebViewSession.make(executor: glib.executor)
+        glib.installExitHandler()
+        return session
     }
 }
 

@@ -11,9 +11,15 @@ struct WebViewPoolTests {
 
     func makePool(_ harness: WebKitHarness) -> SessionPool<WebViewSession> {
         let executor = harness.glib.executor
+        let glib = harness.glib
         return SessionPool(
             configuration: .init(warmCount: 1, maximumCount: 2, sweepInterval: nil), executor: executor
-        ) { try await WebViewSession.make(executor: executor) }
+        ) {
+            let session = try await WebViewSession.make(
+                executor: executor, blankURL: WebKitSchemeAdapter.blankURL(scheme: "app"))
+            glib.installExitHandler()
+            return session
+        }
     }
 
     @Test func aReleasedHolderGivesItsViewBack() async throws {
