@@ -103,14 +103,16 @@ struct FileResolver: Sendable {
 
     private func open(_ directory: Int32, _ name: String, flags: Int32, closing: Int32?) -> Walk {
         let result = POSIX.openAt(directory, name, flags: flags)
-        if let closing { POSIX.close(closing) }
+        defer { if let closing { POSIX.close(closing) } }
         switch result {
         case .success(let fd):
             guard let opened = FileDescriptorStat(adopting: fd) else { return .forbidden }
             return .opened(opened)
         case .failure(let error):
             switch error.code {
-            case POSIX.notFound, POSIX.notDirectory: return .notFound
+            case POSIX.notFound: return .notFound
+            // Linux reports a symlink opened with O_DIRECTORY | O_NOFOLLOW as "not a directory".
+            case POSIX.notDirectory: return POSIX.isSymlink(directory, name) ? .symlink : .notFound
             case POSIX.symlinkLoop, POSIX.tooManyLinks: return .symlink
             default: return .forbidden
             }

@@ -30,6 +30,12 @@ enum POSIX {
         retrying { openat(directory, name, flags) }
     }
 
+    /// Whether `name` in `directory` is a symbolic link (not followed).
+    static func isSymlink(_ directory: Int32, _ name: String) -> Bool {
+        var info = stat()
+        return fstatat(directory, name, &info, AT_SYMLINK_NOFOLLOW) == 0 && info.st_mode & S_IFMT == S_IFLNK
+    }
+
     static func close(_ fd: Int32) {
         #if canImport(Glibc)
         _ = Glibc.close(fd)
