@@ -95,7 +95,7 @@ public struct MIMEDetector: Sendable {
     ///   ``MediaType/isText``) a byte order mark's charset, else ``defaultCharset`` unless the
     ///   leading bytes are not valid UTF-8; `nil` for other types.
     public func contentType(forPath path: String, leadingBytes: Data? = nil) -> (mimeType: String, charset: String?) {
-        if let entry = entry(forFileName: Self.lastPathComponent(of: path)) {
+        if let entry = entry(forPath: path) {
             return (entry.mimeType, entry.isText ? entry.charset ?? charset(forText: leadingBytes) : nil)
         }
         guard let leadingBytes else { return ("application/octet-stream", nil) }
@@ -136,46 +136,61 @@ extension MIMEDetector {
         }
     }
 
-    /// The last component of a `/`-separated path (empty when the path ends with `/`).
-    static func lastPathComponent(of path: String) -> Substring {
-        let utf8 = path.utf8
-        guard let slash = utf8.lastIndex(of: UInt8(ascii: "/")) else { return Substring(path) }
-        return Substring(path[utf8.index(after: slash)...])
+    /// The table entry for the extension of a path's last component.
+    private func entry(forPath path: String) -> MIMETypeTable.Entry? {
+        if let found = path.utf8.withContiguousStorageIfAvailable({ entry(forPathBytes: $0) }) { return found }
+        var copy = path
+        copy.makeContiguousUTF8()
+        return copy.utf8.withContiguousStorageIfAvailable { entry(forPathBytes: $0) } ?? nil
     }
 
-    /// The table entry for a file name: its longest known multi-part extension (`spdx.json`),
-    /// else its last one (`json`).
-    private func entry(forFileName name: Substring) -> MIMETypeTable.Entry? {
-        let utf8 = name.utf8
+    /// The table entry for the UTF-8 path `bytes`: the longest known multi-part extension of its
+    /// last component (`spdx.json`), else its last extension (`json`).
+    private func entry(forPathBytes bytes: UnsafeBufferPointer<UInt8>) -> MIMETypeTable.Entry? {
+        let dot = UInt8(ascii: ".")
+        var start = bytes.count
+        while start > 0, bytes[start - 1] != UInt8(ascii: "/") { start -= 1 }
         // Leading dots belong to the name (`.bashrc`), not to an extension.
-        guard let start = utf8.firstIndex(where: { $0 != UInt8(ascii: ".") }) else { return nil }
+        while start < bytes.count, bytes[start] == dot { start += 1 }
         for parts in stride(from: maximumExtensionParts, through: 1, by: -1) {
-            guard let dot = Self.index(ofDot: parts, fromEndOf: utf8[start...]) else { continue }
-            let ext = name[utf8.index(after: dot)...]
-            if !ext.isEmpty, let entry = entry(forExtension: ext) { return entry }
+            // The index of the `parts`th dot from the end of the name.
+            var index = bytes.count
+            var remaining = parts
+            while index > start {
+                index -= 1
+                if bytes[index] == dot {
+                    remaining -= 1
+                    if remaining == 0 { break }
+                }
+            }
+            guard remaining == 0, index + 1 < bytes.count else { continue }
+            let key = Self.lowercasedKey(UnsafeBufferPointer(rebasing: bytes[(index + 1)...]))
+            if let entry = entry(forKey: key) { return entry }
         }
         return nil
     }
 
-    /// The index of the `n`th dot counting from the end of `bytes`, or `nil` when there are fewer.
-    private static func index(ofDot n: Int, fromEndOf bytes: Substring.UTF8View.SubSequence) -> String.Index? {
-        var remaining = n
-        var index = bytes.endIndex
-        while index > bytes.startIndex {
-            bytes.formIndex(before: &index)
-            if bytes[index] == UInt8(ascii: ".") {
-                remaining -= 1
-                if remaining == 0 { return index }
+    /// A lowercase dictionary key from UTF-8 bytes (ASCII is lowercased while copying, so short
+    /// extensions never touch the heap).
+    private static func lowercasedKey(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return String(decoding: bytes, as: UTF8.self).lowercased() }
+        return String(unsafeUninitializedCapacity: bytes.count) { buffer in
+            for (offset, byte) in bytes.enumerated() {
+                buffer[offset] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
             }
+            return bytes.count
         }
-        return nil
+    }
+
+    /// The entry for a lowercase extension: an override, else the built-in table's.
+    private func entry(forKey key: String) -> MIMETypeTable.Entry? {
+        if !overrides.isEmpty, let entry = overrides[key] { return entry }
+        return MIMETypeTable.index[key]
     }
 
     /// The table entry for an extension without its dot, any case.
     private func entry(forExtension ext: Substring) -> MIMETypeTable.Entry? {
-        let key = Self.normalizedExtension(ext)
-        if !overrides.isEmpty, let entry = overrides[key] { return entry }
-        return MIMETypeTable.index[key]
+        entry(forKey: Self.normalizedExtension(ext))
     }
 
     /// The number of dots in `text`.

@@ -100,10 +100,8 @@ extension MIMESniffer {
 
     /// The standard's binary data bytes: 0x00–0x08, 0x0B, 0x0E–0x1A, 0x1C–0x1F.
     static func isBinaryDataByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case 0x00...0x08, 0x0B, 0x0E...0x1A, 0x1C...0x1F: true
-        default: false
-        }
+        // Bit n of the mask is set when byte n (below 0x20) is a binary data byte.
+        byte < 0x20 && (0xF7FF_C9FF as UInt32) >> byte & 1 == 1
     }
 
     /// Whether any byte of `bytes` is a binary data byte.

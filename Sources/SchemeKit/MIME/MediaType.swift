@@ -22,9 +22,9 @@ public struct MediaType: RawRepresentable, Hashable, Sendable, CustomStringConve
     /// One `name=value` parameter of a media type.
     public struct Parameter: Hashable, Sendable {
         /// The parameter name, lowercased (`charset`).
-        public var name: String
+        public let name: String
         /// The parameter value, unquoted (`utf-8`). Lowercased when the name is `charset`.
-        public var value: String
+        public let value: String
 
         /// Creates a parameter; the name is lowercased, and so is the value of `charset`.
         public init(name: String, value: String) {
@@ -34,11 +34,11 @@ public struct MediaType: RawRepresentable, Hashable, Sendable, CustomStringConve
     }
 
     /// The top-level type, lowercased: `text` in `text/html`.
-    public var type: String
+    public let type: String
     /// The subtype, lowercased: `html` in `text/html`.
-    public var subtype: String
-    /// The parameters, in order, without duplicate names.
-    public var parameters: [Parameter]
+    public let subtype: String
+    /// The parameters, in order. Set them with ``settingParameter(_:to:)`` or ``withCharset(_:)``.
+    public private(set) var parameters: [Parameter]
 
     /// Creates a media type from its parts; `type` and `subtype` are lowercased.
     ///
