@@ -2,7 +2,8 @@ import Foundation
 import SchemeKit
 import Testing
 
-struct URLSessionHTTPClientTests {
+/// URLSessionHTTPClient against the real origin.
+struct NetworkClientTests {
     @Test func returnsAtTheHeadAndStreamsTheBody() async throws {
         let origin = try OriginServer.shared()
         let client = URLSessionHTTPClient()
