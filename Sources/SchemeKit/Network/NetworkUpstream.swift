@@ -59,9 +59,7 @@ public struct NetworkUpstream: Sendable {
 
     /// The response head to give the engine for an upstream head: status and safe header fields.
     static func schemeResponse(for head: HTTPResponse) -> SchemeResponse {
-        var response = HTTPResponse(status: head.status, headerFields: HopByHopHeaders.forwardable(head.headerFields))
-        response.status = head.status
-        return SchemeResponse(status: response.status, headerFields: response.headerFields)
+        SchemeResponse(status: head.status, headerFields: HopByHopHeaders.forwardable(head.headerFields))
     }
 
     /// The gateway answer for an upstream failure before the head: 504 for a timeout, else 502,

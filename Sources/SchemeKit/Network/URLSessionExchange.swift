@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -30,7 +29,7 @@ final class URLSessionExchange: Sendable {
         var stream: AsyncThrowingStream<Data, any Error>?
     }
 
-    private let state = Mutex(State())
+    private let state = LockedState(State())
     private let continuation: AsyncThrowingStream<Data, any Error>.Continuation
     let connectTimeout: Duration
     let timeout: Duration

@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -98,7 +97,7 @@ public final class URLSessionHTTPClient: SchemeHTTPClient {
 
 /// Routes URLSession's delegate callbacks to the exchange of each task.
 final class URLSessionClientDelegate: NSObject, URLSessionDataDelegate, Sendable {
-    private let exchanges = Mutex([Int: URLSessionExchange]())
+    private let exchanges = LockedState([Int: URLSessionExchange]())
 
     func register(_ exchange: URLSessionExchange, for identifier: Int) {
         exchanges.withLock { $0[identifier] = exchange }

@@ -22,7 +22,7 @@ final class PreloadFetch: Sendable {
     /// Started by `preload(_:)` rather than by an engine request.
     let startedByPreload: Bool
     private let memory: PreloadMemory
-    private let inner: Mutex<Inner>
+    private let inner: LockedState<Inner>
 
     init(
         key: PreloadKey,
@@ -38,7 +38,7 @@ final class PreloadFetch: Sendable {
         self.sequence = sequence
         self.startedByPreload = preload
         self.memory = memory
-        self.inner = Mutex(Inner(buffer: PreloadBuffer(preloadHold: preload)))
+        self.inner = LockedState(Inner(buffer: PreloadBuffer(preloadHold: preload)))
     }
 
     deinit {

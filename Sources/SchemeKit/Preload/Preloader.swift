@@ -16,10 +16,12 @@ import Synchronization
 /// - **Attach.** An engine GET for the same URL (normalised: scheme and host case, default port,
 ///   no fragment; see ``NetworkRewriter`` — `app://` and its `https://` target meet) attaches to
 ///   the running fetch: it gets the bytes already received at once, then the rest as they arrive.
-///   The engine's request headers are not sent upstream for a fetch it joins.
+///   The engine's request headers are not sent upstream for a fetch it joins: the fetch carries
+///   the headers of whoever started it (the preload's, or the first request's).
 /// - **Coalescing.** Identical concurrent GETs share one upstream fetch; each task gets the full
 ///   stream from the first byte (a broadcast buffer, one cursor per task). `HEAD`, requests with a
-///   body and `Range` requests are never coalesced: they go to the network directly.
+///   body, `Range` and `Authorization` requests are never coalesced: they go to the network
+///   directly.
 /// - **Holders.** A preload holds its fetch until the first task claims it, it expires, it is
 ///   evicted or ``cancelPreload(_:)``. A stopped task detaches without disturbing the others; the
 ///   upstream request is cancelled only when no task and no preload holds it.
@@ -85,7 +87,7 @@ public final class Preloader: Sendable {
     public let configuration: Configuration
     private let now: @Sendable () -> ContinuousClock.Instant
     private let memory = PreloadMemory()
-    private let state = Mutex(State())
+    private let state = LockedState(State())
     private let direct: NetworkFallbackHandler
 
     /// Creates a preloader.
@@ -177,7 +179,9 @@ public final class Preloader: Sendable {
     /// Answers an engine request from a running or new shared fetch; used by ``PreloadHandler``.
     public func serve(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome
     {
-        guard request.method == .get, request.body.isEmpty, request.headerFields[.range] == nil else {
+        guard request.method == .get, request.body.isEmpty, request.headerFields[.range] == nil,
+            request.headerFields[.authorization] == nil
+        else {
             return try await serveDirect(request, writer: writer)
         }
         guard

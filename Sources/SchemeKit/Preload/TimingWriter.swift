@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A writer that forwards to another and notes when the head, the first byte and the finish went
 /// through: the timings of requests that bypass the shared fetches.
@@ -14,7 +13,7 @@ final class TimingWriter<Base: SchemeResponseWriter>: SchemeResponseWriter {
 
     private let base: Base
     private let asked: ContinuousClock.Instant
-    private let marks = Mutex(Marks())
+    private let marks = LockedState(Marks())
 
     init(base: Base, asked: ContinuousClock.Instant) {
         self.base = base
