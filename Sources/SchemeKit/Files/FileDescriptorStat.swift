@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// An open file descriptor with the metadata `fstat` gave when it was opened.
@@ -37,11 +37,11 @@ struct FileDescriptorStat: Sendable {
         }
         size = Int64(info.st_size)
         #if canImport(Darwin)
-        let seconds = Int64(info.st_mtimespec.tv_sec)
-        let nanoseconds = Int64(info.st_mtimespec.tv_nsec)
+            let seconds = Int64(info.st_mtimespec.tv_sec)
+            let nanoseconds = Int64(info.st_mtimespec.tv_nsec)
         #else
-        let seconds = Int64(info.st_mtim.tv_sec)
-        let nanoseconds = Int64(info.st_mtim.tv_nsec)
+            let seconds = Int64(info.st_mtim.tv_sec)
+            let nanoseconds = Int64(info.st_mtim.tv_nsec)
         #endif
         modifiedSeconds = seconds
         modifiedNanoseconds = seconds &* 1_000_000_000 &+ nanoseconds

@@ -59,7 +59,8 @@ extension LocalFileHandler {
             leading = try await read(file, offset: 0, count: Int(min(size, Int64(Self.sniffLength))))
         }
         let sniffed = leading.map { $0.count > Self.sniffLength ? $0.prefix(Self.sniffLength) : $0 }
-        let (mimeType, charset) = detector.contentType(forPath: name, leadingBytes: needsSniffing ? sniffed ?? Data() : nil)
+        let (mimeType, charset) = detector.contentType(
+            forPath: name, leadingBytes: needsSniffing ? sniffed ?? Data() : nil)
 
         switch decision {
         case .whole, .unsatisfiable:
@@ -98,7 +99,9 @@ extension LocalFileHandler {
 
     /// Writes `range` of the file: from `whole` when the file is already in memory, else streamed
     /// in chunks of ``Configuration/chunkSize``, checking for cancellation before each read.
-    private func writeBody(_ file: FileDescriptorStat, range: ByteRange, whole: Data?, writer: some SchemeResponseWriter)
+    private func writeBody(
+        _ file: FileDescriptorStat, range: ByteRange, whole: Data?, writer: some SchemeResponseWriter
+    )
         async throws
     {
         if let whole {

@@ -74,7 +74,8 @@ public struct LocalFileHandler: SchemeHandler {
     public var name: String { "files" }
 
     /// Answers GET and HEAD from the directory; passes when nothing matches.
-    public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome {
+    public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome
+    {
         guard request.method == .get || request.method == .head else { return .passed }
         let path: SafeRelativePath
         do {

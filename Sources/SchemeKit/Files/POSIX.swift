@@ -1,11 +1,11 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The few POSIX calls the file handler needs, with `EINTR` retried and errors as `errno` values.
@@ -38,16 +38,18 @@ enum POSIX {
 
     static func close(_ fd: Int32) {
         #if canImport(Glibc)
-        _ = Glibc.close(fd)
+            _ = Glibc.close(fd)
         #elseif canImport(Musl)
-        _ = Musl.close(fd)
+            _ = Musl.close(fd)
         #elseif canImport(Darwin)
-        _ = Darwin.close(fd)
+            _ = Darwin.close(fd)
         #endif
     }
 
     /// Reads exactly `count` bytes at `offset` unless the file ends first; returns the bytes read.
-    static func readFully(_ fd: Int32, into buffer: UnsafeMutableRawPointer, count: Int, offset: Int64) -> Result<Int, Errno> {
+    static func readFully(_ fd: Int32, into buffer: UnsafeMutableRawPointer, count: Int, offset: Int64) -> Result<
+        Int, Errno
+    > {
         var done = 0
         while done < count {
             let result = pread(fd, buffer + done, count - done, off_t(offset + Int64(done)))

@@ -80,7 +80,8 @@ public struct SafeRelativePath: Sendable, Hashable {
             while index < bytes.count, bytes[index] != UInt8(ascii: "/") {
                 var byte = bytes[index]
                 if byte == UInt8(ascii: "%") {
-                    guard index + 2 < bytes.count, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
+                    guard index + 2 < bytes.count, let high = hexValue(bytes[index + 1]),
+                        let low = hexValue(bytes[index + 2])
                     else { return .failure(.invalidPercentEncoding) }
                     byte = high << 4 | low
                     index += 2

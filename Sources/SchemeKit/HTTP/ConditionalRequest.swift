@@ -98,7 +98,9 @@ public struct ConditionalRequest: Sendable, Hashable {
         guard let ifRange else { return true }
         let trimmed = Substring(ifRange).utf8.trimmingWhitespace()
         if trimmed.first == UInt8(ascii: "\"") || trimmed.starts(with: "W/".utf8) {
-            guard let tag = EntityTag(String(Substring(trimmed))), let current = validators.entityTag else { return false }
+            guard let tag = EntityTag(String(Substring(trimmed))), let current = validators.entityTag else {
+                return false
+            }
             return tag.strongMatches(current)
         }
         guard let date = HTTPDate.parseSecondsSince1970(ifRange), let modified = validators.lastModified else {

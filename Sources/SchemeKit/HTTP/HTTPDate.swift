@@ -20,7 +20,9 @@ public import Foundation
 public enum HTTPDate {
     private static let dayNames = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let longDayNames = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
-    private static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    private static let monthNames = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ]
 
     /// Formats `date` as an IMF-fixdate (seconds truncated toward the past).
     public static func format(_ date: Date) -> String {
@@ -83,7 +85,9 @@ public enum HTTPDate {
         let bytes = Array(Substring(value).utf8.trimmingWhitespace())
         if bytes.count == 29, bytes[3] == UInt8(ascii: ",") { return parseIMF(bytes) }
         if bytes.count == 24, bytes[3] == 0x20 { return parseASCTime(bytes) }
-        if let comma = bytes.firstIndex(of: UInt8(ascii: ",")), comma > 3 { return parseRFC850(bytes, comma: comma, now: now) }
+        if let comma = bytes.firstIndex(of: UInt8(ascii: ",")), comma > 3 {
+            return parseRFC850(bytes, comma: comma, now: now)
+        }
         return nil
     }
 

@@ -32,7 +32,9 @@ public struct MultipartByteRanges: Sendable, Hashable {
     ///   - contentType: The representation's content type. Default: none.
     ///   - boundary: The boundary. Default: ``randomBoundary()``. It must not occur in the data;
     ///     128 random bits make that vanishingly unlikely.
-    public init(ranges: [ByteRange], completeLength: Int64, contentType: String? = nil, boundary: String = randomBoundary()) {
+    public init(
+        ranges: [ByteRange], completeLength: Int64, contentType: String? = nil, boundary: String = randomBoundary()
+    ) {
         self.ranges = ranges
         self.completeLength = completeLength
         self.contentType = contentType
@@ -44,7 +46,8 @@ public struct MultipartByteRanges: Sendable, Hashable {
         var generator = SystemRandomNumberGenerator()
         let high = String(generator.next() as UInt64, radix: 16)
         let low = String(generator.next() as UInt64, radix: 16)
-        return String(repeating: "0", count: 16 - high.count) + high + String(repeating: "0", count: 16 - low.count) + low
+        return String(repeating: "0", count: 16 - high.count) + high + String(repeating: "0", count: 16 - low.count)
+            + low
     }
 
     /// The response's `Content-Type`: `multipart/byteranges; boundary=<boundary>`.
