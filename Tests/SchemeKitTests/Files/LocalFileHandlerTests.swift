@@ -172,12 +172,7 @@ extension FilesTests {
             #expect(
                 logo.sink.response?.mimeType
                     == detector.contentType(forPath: "logo", leadingBytes: png.prefix(1445)).mimeType)
-            // The placeholder detector cannot sniff yet; the real one (another branch) must say PNG.
-            withKnownIssue("the placeholder MIME sniffer answers application/octet-stream") {
-                #expect(logo.sink.response?.mimeType == "image/png")
-            } when: {
-                detector.sniff(png) == "application/octet-stream"
-            }
+            #expect(logo.sink.response?.mimeType == "image/png")
         }
 
         @Test func dynamicRootIsResolvedOncePerRequest() async throws {

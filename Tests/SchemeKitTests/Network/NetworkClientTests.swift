@@ -9,7 +9,7 @@ struct NetworkClientTests {
         let client = URLSessionHTTPClient()
         let response = try await withTimeout {
             try await client.send(
-                SchemeHTTPClientRequest(url: origin.url("/client-stream?chunks=4&chunk=100&interval=200")))
+                SchemeHTTPClientRequest(url: origin.url("/client-stream?chunks=3&chunk=100&interval=1500")))
         }
         #expect(response.head.status == .ok)
         // The head is here while the origin is still sending the body.
@@ -19,7 +19,7 @@ struct NetworkClientTests {
             for try await chunk in response.body { data.append(chunk) }
             return data
         }
-        #expect(body == OriginServer.pattern(count: 400))
+        #expect(body == OriginServer.pattern(count: 300))
     }
 
     @Test func doesNotFollowRedirects() async throws {
