@@ -51,6 +51,7 @@ let package = Package(
             name: "SchemeKitPackagesTests",
             dependencies: [
                 "SchemeKitPackages", "SchemeKit", "PackageInstallHelper",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             resources: [.copy("Fixtures")],
