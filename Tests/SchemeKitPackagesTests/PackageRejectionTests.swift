@@ -228,12 +228,12 @@ func makeStoreWithTwoVersions(
     _ temp: TestDirectory, limits: PackageLimits = PackageLimits(), client: (any SchemeHTTPClient)? = nil,
     plainHTTP: Bool = false
 ) async throws -> PackageStore {
-    let setup = try await PackageStore(directory: temp.path("store"))
+    let setup = try await PackageStore(directory: temp.path("store"), configuration: .init(syncsToDisk: false))
     for version in ["0.9.0", "1.0.0"] {
         try TestPackage.webApp(version).zip(to: temp.path("good-\(version).zip"))
         try await setup.install(PackageInstallRequest(source: .file(temp.path("good-\(version).zip")), version: version))
     }
     return try await PackageStore(
         directory: temp.path("store"), httpClient: client,
-        configuration: PackageStore.Configuration(limits: limits, allowsPlainHTTP: plainHTTP))
+        configuration: PackageStore.Configuration(limits: limits, syncsToDisk: false, allowsPlainHTTP: plainHTTP))
 }

@@ -9,8 +9,7 @@ struct TestPackage: Sendable {
 
     /// A small web app whose content names `version`, with a binary asset and a nested directory.
     static func webApp(_ version: String) -> TestPackage {
-        var random = SystemRandomNumberGenerator()
-        let image = Data((0..<40_000).map { _ in UInt8.random(in: 0...255, using: &random) })
+        let image = randomData(40_000)
         return TestPackage(files: [
             "index.html": Data("<!doctype html><title>app \(version)</title><script src=js/app.js></script>".utf8),
             "js/app.js": Data("console.log('app \(version)');\n".utf8),
@@ -43,6 +42,17 @@ struct TestPackage: Sendable {
             try data.write(to: url)
         }
     }
+}
+
+/// `count` random bytes (incompressible content).
+func randomData(_ count: Int) -> Data {
+    var generator = SystemRandomNumberGenerator()
+    var data = Data(count: (count + 7) / 8 * 8)
+    data.withUnsafeMutableBytes { buffer in
+        let words = buffer.bindMemory(to: UInt64.self)
+        for index in words.indices { words[index] = generator.next() }
+    }
+    return data.prefix(count)
 }
 
 /// The lowercase hex SHA-256 and the size of a file.
