@@ -10,13 +10,13 @@
 // Prints "locked <monotonic-ns>" when the lock is held and, on success,
 // "finished <monotonic-ns>" then "active <version>". Errors print one line to stderr and exit 1.
 import Foundation
-import Synchronization
 import SchemeKitPackages
+import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 func monotonicNanoseconds() -> UInt64 {

@@ -2,11 +2,11 @@ internal import CSchemeKitPackagesShims
 internal import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Extracts a zip archive into an empty directory, entry by entry, refusing anything unsafe.
@@ -123,7 +123,8 @@ struct ArchiveExtractor {
                         .limitExceeded("the files total more than \(limits.maxUncompressedSize) bytes uncompressed"))
                 }
                 try Self.checkRatio(
-                    name: entry.name, compressed: entry.compressedSize, produced: entry.uncompressedSize, limits: limits)
+                    name: entry.name, compressed: entry.compressedSize, produced: entry.uncompressedSize, limits: limits
+                )
                 if entry.method == 0 && entry.compressedSize != entry.uncompressedSize {
                     throw Self.corrupt("stored entry \"\(entry.name.prefix(200))\" has two different sizes")
                 }
@@ -189,7 +190,8 @@ struct ArchiveExtractor {
             produced += UInt64(bytes.count)
             total += Int64(bytes.count)
             guard produced <= declared else {
-                throw ArchiveExtractor.corrupt("\"\(name.prefix(200))\" inflates to more than its declared \(declared) bytes")
+                throw ArchiveExtractor.corrupt(
+                    "\"\(name.prefix(200))\" inflates to more than its declared \(declared) bytes")
             }
             if total > limits.maxUncompressedSize {
                 throw PackageStoreError(
@@ -203,7 +205,9 @@ struct ArchiveExtractor {
     }
 
     /// Reads up to `count` bytes at `offset` into `buffer`; fewer only at the end of the file.
-    private func readChunk(_ reader: ZipReader, _ buffer: UnsafeMutableRawBufferPointer, _ count: Int, at offset: UInt64)
+    private func readChunk(
+        _ reader: ZipReader, _ buffer: UnsafeMutableRawBufferPointer, _ count: Int, at offset: UInt64
+    )
         throws
     {
         var done = 0

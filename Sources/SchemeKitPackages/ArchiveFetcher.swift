@@ -3,11 +3,11 @@ internal import Foundation
 internal import SchemeKit
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Brings an archive into the staging directory, hashing it on the way (one pass, bounded memory).

@@ -2,11 +2,11 @@ internal import CSchemeKitPackagesShims
 internal import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Thin, throwing wrappers over the POSIX calls the store's crash-safety relies on.
@@ -79,12 +79,12 @@ enum FileSystem {
     /// Flushes every file of the file system holding `path` (Linux `syncfs(2)`; `sync(2)` elsewhere).
     static func syncFileSystem(containing path: String) throws {
         #if os(Linux)
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw failure("open", path) }
-        defer { close(fd) }
-        if syncfs(fd) != 0 { throw failure("syncfs", path) }
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw failure("open", path) }
+            defer { close(fd) }
+            if syncfs(fd) != 0 { throw failure("syncfs", path) }
         #else
-        Darwin.sync()
+            Darwin.sync()
         #endif
     }
 

@@ -120,7 +120,8 @@ extension PackageStore {
     /// A SHA-256 in lowercase hex, or ``PackageStoreError/Kind/invalidChecksum``.
     static func normalizedDigest(_ digest: String) throws -> String {
         let lowercased = digest.lowercased()
-        guard lowercased.utf8.count == 64, lowercased.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) })
+        guard lowercased.utf8.count == 64,
+            lowercased.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) })
         else { throw PackageStoreError(.invalidChecksum(digest)) }
         return lowercased
     }

@@ -38,7 +38,8 @@ struct StoreLayout: Sendable {
                 || byte == 0x2E || byte == 0x5F || byte == 0x2B || byte == 0x2D
         }
         let first = name.utf8.first ?? 0
-        let startsWell = (first >= 0x30 && first <= 0x39) || (first >= 0x41 && first <= 0x5A)
+        let startsWell =
+            (first >= 0x30 && first <= 0x39) || (first >= 0x41 && first <= 0x5A)
             || (first >= 0x61 && first <= 0x7A)
         guard allowed, startsWell, name.utf8.count <= 128 else { throw PackageStoreError(.invalidVersion(name)) }
     }

@@ -1,11 +1,11 @@
 internal import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A strict reader of a zip file's central directory (PKWARE APPNOTE 6.3, with ZIP64).
@@ -167,8 +167,10 @@ final class ZipReader {
         guard end <= directory.count else { throw Self.corrupt("a central directory record is truncated") }
         let nameBytes = directory[(base + 46)..<(base + 46 + nameLength)]
         guard let name = String(validating: nameBytes, as: UTF8.self) else {
-            throw PackageStoreError(.unsafeEntryPath(path: String(decoding: nameBytes, as: UTF8.self),
-                                                     reason: "the name is not valid UTF-8"))
+            throw PackageStoreError(
+                .unsafeEntryPath(
+                    path: String(decoding: nameBytes, as: UTF8.self),
+                    reason: "the name is not valid UTF-8"))
         }
         // ZIP64 extended information: the 64-bit values, present for each field saturated above.
         var extra = base + 46 + nameLength

@@ -3,7 +3,7 @@ import SchemeKitPackages
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A child process installing a package is killed (SIGKILL) at every step; the store keeps serving.

@@ -3,7 +3,7 @@ import SchemeKitPackages
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Rollback, listing, garbage collection and what readers see across a switch.
@@ -16,9 +16,10 @@ struct PackageLifecycleTests {
         let rolledBack = try await store.rollback()
         #expect(rolledBack.version == "0.9.0")
         #expect(try files(under: store.activeRoot()) == files(under: temp.path("store/versions/0.9.0")))
-        #expect(try store.versions().map { "\($0.version) \($0.isActive) \($0.isPrevious)" } == [
-            "0.9.0 true false", "1.0.0 false true",
-        ])
+        #expect(
+            try store.versions().map { "\($0.version) \($0.isActive) \($0.isPrevious)" } == [
+                "0.9.0 true false", "1.0.0 false true",
+            ])
 
         #expect(try await store.rollback().version == "1.0.0")
         #expect(try store.activeVersion()?.version == "1.0.0")
@@ -53,9 +54,10 @@ struct PackageLifecycleTests {
 
         #expect(removed == ["1.0.0", "1.1.0"])
         #expect(try store.versions().map(\.version) == ["1.2.0", "1.10.0"])
-        #expect(try FileManager.default.contentsOfDirectory(atPath: temp.path("store/versions").path).sorted() == [
-            "1.10.0", "1.2.0",
-        ])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: temp.path("store/versions").path).sorted() == [
+                "1.10.0", "1.2.0",
+            ])
         #expect(try await store.collectGarbage().isEmpty)
         #expect(try await store.rollback().version == "1.2.0")
     }
@@ -74,8 +76,9 @@ struct PackageLifecycleTests {
         // The in-flight request keeps its root; a new one sees the new version.
         #expect(try Data(contentsOf: resolvedBefore.appending(path: "index.html")) == oldIndex)
         let resolvedAfter = try provider()
-        #expect(String(decoding: try Data(contentsOf: resolvedAfter.appending(path: "index.html")), as: UTF8.self)
-            .contains("app 2.0.0"))
+        #expect(
+            String(decoding: try Data(contentsOf: resolvedAfter.appending(path: "index.html")), as: UTF8.self)
+                .contains("app 2.0.0"))
     }
 
     @Test func anOpenFileSurvivesTheGarbageCollectionOfItsVersion() async throws {

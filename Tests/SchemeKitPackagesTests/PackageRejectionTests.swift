@@ -48,16 +48,18 @@ struct PackageRejectionTests {
         BadInput(name: "symbolic link pointing outside (zip -y)", expected: .symbolicLinkEntry) { zip, temp in
             let source = temp.path("src-outside")
             try TestPackage.webApp("2").write(under: source)
-            try FileManager.default.createSymbolicLink(atPath: source.appending(path: "passwd").path,
-                                                       withDestinationPath: "../../../../etc/passwd")
+            try FileManager.default.createSymbolicLink(
+                atPath: source.appending(path: "passwd").path,
+                withDestinationPath: "../../../../etc/passwd")
             #expect(try run("zip", ["-q", "-y", "-r", zip.path, "."], in: source) == 0)
             return PackageInstallRequest(source: .file(zip), version: "2.0.0")
         },
         BadInput(name: "symbolic link inside the package (zip -y)", expected: .symbolicLinkEntry) { zip, temp in
             let source = temp.path("src-inside")
             try TestPackage.webApp("2").write(under: source)
-            try FileManager.default.createSymbolicLink(atPath: source.appending(path: "home.html").path,
-                                                       withDestinationPath: "index.html")
+            try FileManager.default.createSymbolicLink(
+                atPath: source.appending(path: "home.html").path,
+                withDestinationPath: "index.html")
             #expect(try run("zip", ["-q", "-y", "-r", zip.path, "."], in: source) == 0)
             return PackageInstallRequest(source: .file(zip), version: "2.0.0")
         },
@@ -82,7 +84,8 @@ struct PackageRejectionTests {
     static let brokenArchives: [BadInput] = [
         BadInput(name: "wrong SHA-256", expected: .checksumMismatch) { zip, _ in
             try TestPackage.webApp("2").zip(to: zip)
-            return PackageInstallRequest(source: .file(zip), version: "2.0.0", sha256: String(repeating: "ab", count: 32))
+            return PackageInstallRequest(
+                source: .file(zip), version: "2.0.0", sha256: String(repeating: "ab", count: 32))
         },
         BadInput(name: "malformed SHA-256", expected: .invalidChecksum) { zip, _ in
             try TestPackage.webApp("2").zip(to: zip)
@@ -137,8 +140,9 @@ struct PackageRejectionTests {
             try TestPackage.webApp("2").zip(to: zip)
             return PackageInstallRequest(source: .file(zip), version: "2.0.0")
         },
-        BadInput(name: "archive over the size limit", expected: .limitExceeded, limits: PackageLimits(maxArchiveSize: 1000))
-        { zip, _ in
+        BadInput(
+            name: "archive over the size limit", expected: .limitExceeded, limits: PackageLimits(maxArchiveSize: 1000)
+        ) { zip, _ in
             try TestPackage.webApp("2").zip(to: zip)
             return PackageInstallRequest(source: .file(zip), version: "2.0.0")
         },
@@ -203,7 +207,8 @@ struct PackageRejectionTests {
         let wrongDigest = await #expect(throws: PackageStoreError.self) {
             try await store.install(
                 PackageInstallRequest(
-                    source: .remote(origin.url("app.zip")), version: "2.0.0", sha256: String(repeating: "0", count: 64)))
+                    source: .remote(origin.url("app.zip")), version: "2.0.0", sha256: String(repeating: "0", count: 64))
+            )
         }
         #expect(wrongDigest?.kind == .checksumMismatch)
         #expect(try StoreSnapshot(temp.path("store")) == before)
@@ -231,7 +236,8 @@ func makeStoreWithTwoVersions(
     let setup = try await PackageStore(directory: temp.path("store"), configuration: .init(syncsToDisk: false))
     for version in ["0.9.0", "1.0.0"] {
         try TestPackage.webApp(version).zip(to: temp.path("good-\(version).zip"))
-        try await setup.install(PackageInstallRequest(source: .file(temp.path("good-\(version).zip")), version: version))
+        try await setup.install(
+            PackageInstallRequest(source: .file(temp.path("good-\(version).zip")), version: version))
     }
     return try await PackageStore(
         directory: temp.path("store"), httpClient: client,

@@ -5,7 +5,8 @@ import Testing
 /// `checkForUpdate(manifestURL:)` against a real loopback origin.
 struct PackageUpdateTests {
     /// A store with 1.0.0 (previous) and 1.1.0 (active), and an origin publishing `offered`.
-    private func setUp(_ temp: TestDirectory, offered: String, manifest: ((String, Int64) -> String)? = nil) async throws
+    private func setUp(_ temp: TestDirectory, offered: String, manifest: ((String, Int64) -> String)? = nil)
+        async throws
         -> (PackageStore, HTTPOrigin)
     {
         let www = temp.path("www")

@@ -2,7 +2,7 @@ import Foundation
 import SchemeKit
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A real HTTP server on 127.0.0.1 serving a directory (Fixtures/http_origin.py), stopped by ``stop()``.
