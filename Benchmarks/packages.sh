@@ -54,3 +54,9 @@ base = results["sha256sum + unzip"]
 for name, median in results.items():
     print(f"{name:20s} median {median * 1000:7.1f} ms  ({median / base:.2f}x sha256sum + unzip)")
 PY
+
+# Figures from one run (2 shared cores, load average ~12 from parallel builds, so wall times are
+# dominated by I/O contention; user CPU is the steadier signal), 50 MiB zip, 2,001 files + 20 dirs:
+#   sha256sum + unzip   median 8.49 s  (user 0.65 s)
+#   install (no sync)   median 7.92 s  (user 0.28 s)  0.93x
+#   install (synced)    median 6.61 s  (user 0.29 s)  0.78x

@@ -7,8 +7,8 @@
 //                    locked transferring transferred verified extracting extracted validated stored
 //                    recorded switching activated finished
 // --pause-after-lock sleeps MS milliseconds once the store lock is held (to overlap two installs).
-// Prints "locked <monotonic-ns>" when the lock is held and, on success,
-// "finished <monotonic-ns>" then "active <version>". Errors print one line to stderr and exit 1.
+// Prints "locked <monotonic-ns>" when the lock is held, "finished <monotonic-ns>" at the last event
+// (still under the lock) and, on success, "active <version>". Errors print one line to stderr and exit 1.
 import Foundation
 import SchemeKitPackages
 import Synchronization
@@ -83,6 +83,7 @@ final class FaultInjector: Sendable {
             say("locked \(monotonicNanoseconds())")
             if options.pauseMilliseconds > 0 { usleep(UInt32(options.pauseMilliseconds) * 1000) }
         }
+        if name == "finished" { say("finished \(monotonicNanoseconds())") }
         let count = counts.withLock { counts in
             counts[name, default: 0] += 1
             return counts[name]!
@@ -120,7 +121,6 @@ do {
         PackageInstallRequest(
             source: .file(URL(fileURLWithPath: options.zip)), version: options.version, sha256: options.sha256),
         observer: { injector.observe($0) })
-    say("finished \(monotonicNanoseconds())")
     say("active \(installed.version)")
 } catch {
     fail("\(error)")

@@ -25,6 +25,15 @@ enum FileSystem {
         }
     }
 
+    /// Creates a directory and its missing parents.
+    static func makeDirectories(_ path: String) throws {
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw failure("mkdir", path, errno: isDirectory(path) ? EEXIST : EACCES)
+        }
+    }
+
     /// Whether `path` is a directory (not following a final symbolic link).
     static func isDirectory(_ path: String) -> Bool {
         var info = stat()

@@ -69,11 +69,7 @@ public final class PackageStore: Sendable {
         self.configuration = configuration
         self.httpClient = httpClient
         self.layout = StoreLayout(root: self.directory.path)
-        do {
-            try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
-        } catch {
-            throw FileSystem.failure("mkdir", layout.root, errno: 5)
-        }
+        try FileSystem.makeDirectories(layout.root)
         try FileSystem.makeDirectory(layout.versions)
         try FileSystem.makeDirectory(layout.staging)
         _ = try await FileLock.withLock(layout.lock) { try recover() }

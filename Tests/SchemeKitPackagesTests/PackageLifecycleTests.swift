@@ -112,3 +112,35 @@ struct PackageLifecycleTests {
         #expect(PackageStore.isVersion(a, newerThan: b) == newer)
     }
 }
+
+/// Installs started at once from one process serialise on the store lock too.
+struct PackageInProcessConcurrencyTests {
+    @Test func concurrentInstallsIntoOneStoreAllSucceedAndLeaveItConsistent() async throws {
+        let temp = try TestDirectory()
+        defer { temp.remove() }
+        let store = try await PackageStore(directory: temp.path("store"), configuration: .init(syncsToDisk: false))
+        let other = try await PackageStore(directory: temp.path("store"), configuration: .init(syncsToDisk: false))
+        let versions = ["1.0.0", "1.1.0", "1.2.0", "1.3.0"]
+        let packages = Dictionary(uniqueKeysWithValues: versions.map { ($0, TestPackage.webApp($0)) })
+        for (version, package) in packages { try package.zip(to: temp.path("\(version).zip")) }
+
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, version) in versions.enumerated() {
+                let target = index.isMultiple(of: 2) ? store : other
+                group.addTask {
+                    try await target.install(
+                        PackageInstallRequest(source: .file(temp.path("\(version).zip")), version: version))
+                }
+            }
+            try await group.waitForAll()
+        }
+
+        let listed = try store.versions()
+        #expect(listed.map(\.version) == versions)
+        #expect(listed.filter(\.isActive).count == 1)
+        #expect(listed.filter(\.isPrevious).count == 1)
+        for (version, package) in packages {
+            #expect(try files(under: temp.path("store/versions/\(version)")) == package.files)
+        }
+    }
+}
