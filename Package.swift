@@ -14,9 +14,12 @@ let package = Package(
     products: [
         .library(name: "SchemeKit", targets: ["SchemeKit"]),
         .library(name: "SchemeKitTesting", targets: ["SchemeKitTesting"]),
+        .library(name: "SchemeKitPackages", targets: ["SchemeKitPackages"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         .target(
@@ -27,6 +30,31 @@ let package = Package(
         .target(
             name: "SchemeKitTesting",
             dependencies: ["SchemeKit"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "SchemeKitPackages",
+            dependencies: [
+                "SchemeKit",
+                "CSchemeKitPackagesShims",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .systemLibrary(name: "CSchemeKitPackagesShims"),
+        .executableTarget(
+            name: "PackageInstallHelper",
+            dependencies: ["SchemeKitPackages"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SchemeKitPackagesTests",
+            dependencies: [
+                "SchemeKitPackages", "SchemeKit", "PackageInstallHelper",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ],
+            resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
