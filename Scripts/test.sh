@@ -13,7 +13,7 @@ root=$(pwd)
 log() { printf '\n==> %s\n' "$*"; }
 
 # --- 1. System packages --------------------------------------------------------------------
-apt_packages=(libwebkitgtk-6.0-dev xvfb xauth chromium media-types zip unzip python3)
+apt_packages=(libwebkitgtk-6.0-dev xvfb xauth chromium media-types zip unzip python3 zlib1g-dev)
 missing=()
 for p in "${apt_packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
