@@ -330,14 +330,14 @@ extension DiskStorage {
         /// Reads the directory: the index where it matches the files, entry headers elsewhere.
         private static func load(directory: String, staleTemporaryFileAge: Duration) -> State {
             let manager = FileManager.default
-            var indexed: [String: DiskIndexFile.Entry] = [:]
+            var indexed: [String: (entry: DiskIndexFile.Entry, rank: Int)] = [:]
             if let data = manager.contents(atPath: "\(directory)/\(DiskIndexFile.name)"),
                 let index = try? JSONDecoder().decode(DiskIndexFile.self, from: data),
                 index.version == DiskIndexFile.currentVersion
             {
-                for entry in index.entries { indexed[entry.file] = entry }
+                for (rank, entry) in index.entries.enumerated() { indexed[entry.file] = (entry, rank) }
             }
-            var found: [(file: String, entry: Entry)] = []
+            var found: [(file: String, entry: Entry, rank: Int)] = []
             let names = (try? manager.contentsOfDirectory(atPath: directory)) ?? []
             let staleBefore = Date().addingTimeInterval(-staleTemporaryFileAge.timeInterval)
             for name in names {
@@ -351,14 +351,15 @@ extension DiskStorage {
                 guard name.hasSuffix(DiskStorage.entrySuffix), let size = (attributes?[.size] as? NSNumber)?.intValue else {
                     continue
                 }
-                if let known = indexed[name], known.size == size, DiskStorage.fileName(forKey: known.key) == name {
+                if let (known, rank) = indexed[name], known.size == size, DiskStorage.fileName(forKey: known.key) == name {
                     found.append(
                         (
                             name,
                             Entry(
                                 key: known.key, size: size,
                                 expiresAt: known.expires.map(DiskEntryHeader.date),
-                                accessedAt: DiskEntryHeader.date(known.accessed), serial: 0)
+                                accessedAt: DiskEntryHeader.date(known.accessed), serial: 0),
+                            rank
                         ))
                     continue
                 }
@@ -378,12 +379,15 @@ extension DiskStorage {
                         name,
                         Entry(
                             key: header.key, size: size, expiresAt: header.expiresAt, accessedAt: header.storedAt,
-                            serial: 0)
+                            serial: 0),
+                        Int.max
                     ))
             }
-            found.sort { $0.entry.accessedAt < $1.entry.accessedAt }
+            // Oldest access first; ties keep the index's order (it lists oldest first), then entries
+            // the index did not know.
+            found.sort { ($0.entry.accessedAt, $0.rank) < ($1.entry.accessedAt, $1.rank) }
             var state = State()
-            for (file, entry) in found {
+            for (file, entry, _) in found {
                 var entry = entry
                 entry.serial = state.nextSerial
                 state.nextSerial += 1
