@@ -7,9 +7,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -18,6 +18,7 @@ switch arguments.first {
 case "cache-write":
     exit(CacheWriter.run(Array(arguments.dropFirst())))
 default:
-    FileHandle.standardError.write(Data("usage: SchemeKitFaultHelper cache-write <directory> [entries] [max-bytes]\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: SchemeKitFaultHelper cache-write <directory> [entries] [max-bytes]\n".utf8))
     exit(64)
 }

@@ -105,7 +105,8 @@ extension DiskStorage {
         /// - Throws: ``DiskStorageError`` when the entry is larger than the size limit, or the file
         ///   cannot be written (directory gone or read-only, disk full). The previous value, if
         ///   any, is kept then.
-        public func store(_ data: Data, forKey key: String, expiration: CacheExpiration? = nil) throws(DiskStorageError) {
+        public func store(_ data: Data, forKey key: String, expiration: CacheExpiration? = nil) throws(DiskStorageError)
+        {
             let keyLength = key.utf8.count
             guard keyLength <= DiskEntryHeader.maximumKeyLength else { throw .keyTooLong(keyLength) }
             let now = time.now()
@@ -348,10 +349,13 @@ extension DiskStorage {
                     if modified < staleBefore { DiskFileIO.remove(path) }
                     continue
                 }
-                guard name.hasSuffix(DiskStorage.entrySuffix), let size = (attributes?[.size] as? NSNumber)?.intValue else {
+                guard name.hasSuffix(DiskStorage.entrySuffix), let size = (attributes?[.size] as? NSNumber)?.intValue
+                else {
                     continue
                 }
-                if let (known, rank) = indexed[name], known.size == size, DiskStorage.fileName(forKey: known.key) == name {
+                if let (known, rank) = indexed[name], known.size == size,
+                    DiskStorage.fileName(forKey: known.key) == name
+                {
                     found.append(
                         (
                             name,

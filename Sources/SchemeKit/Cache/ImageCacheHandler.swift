@@ -58,7 +58,8 @@ public struct ImageCacheHandler<C: Clock>: SchemeHandler where C.Duration == Dur
     public var name: String { "image-cache" }
 
     /// Answers image requests from the cache or through the upstream; passes the rest.
-    public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome {
+    public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome
+    {
         guard request.method == .get || request.method == .head, RequestKind.of(request) == .image else {
             return .passed
         }

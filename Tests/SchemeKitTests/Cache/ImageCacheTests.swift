@@ -21,7 +21,8 @@ struct ImageCacheTests {
 
     @Test func requestAndURLAgreeOnTheKey() throws {
         let request = try SchemeRequest("app://CDN.example/img/a.png?v=2")
-        #expect(ImageCacheKey(request: request) == ImageCacheKey(url: URL(string: "https://cdn.example/img/a.png?v=2")!))
+        #expect(
+            ImageCacheKey(request: request) == ImageCacheKey(url: URL(string: "https://cdn.example/img/a.png?v=2")!))
     }
 
     @Test func answersFromMemoryThenFromDiskAfterPurge() throws {
@@ -88,7 +89,8 @@ struct ImageCacheTests {
         try Data("x".utf8).write(to: file)
         let warnings = WarningLog()
         let cache = ImageCache(
-            disk: .init(directory: file.appendingPathComponent("cache")), clock: ManualClock(), onWarning: warnings.sink)
+            disk: .init(directory: file.appendingPathComponent("cache")), clock: ManualClock(), onWarning: warnings.sink
+        )
         #expect(cache.disk == nil)
         #expect(warnings.all.count == 1)
         #expect(warnings.all.first?.contains("memory-only") == true)

@@ -4,14 +4,14 @@ import Testing
 @testable import SchemeKit
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Kills a process writing the disk cache at arbitrary moments, then checks that the cache only
 /// ever serves complete, correct entries — and keeps every entry whose store had completed.
-struct DiskStorageCrashTests {
+struct CacheDiskCrashTests {
     /// The `SchemeKitFaultHelper` executable built with the tests, or `nil` when it cannot be found.
     static let helper: URL? = locateHelper()
 
@@ -24,7 +24,9 @@ struct DiskStorageCrashTests {
         directories.append(Bundle.main.bundleURL)
         // Otherwise walk up from this file to the package root and look in `.build`.
         var root = URL(fileURLWithPath: filePath).deletingLastPathComponent()
-        while root.path != "/", !FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path) {
+        while root.path != "/",
+            !FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path)
+        {
             root = root.deletingLastPathComponent()
         }
         let build = root.appendingPathComponent(".build")
@@ -68,7 +70,8 @@ struct DiskStorageCrashTests {
     }
 
     @Test(
-        .enabled(if: helper != nil, "SchemeKitFaultHelper was not found next to the tests or in .build; build it first"),
+        .enabled(
+            if: helper != nil, "SchemeKitFaultHelper was not found next to the tests or in .build; build it first"),
         .timeLimit(.minutes(2))
     )
     func killingAWriterAtAnyMomentNeverLeavesATornEntryServed() async throws {
@@ -116,7 +119,9 @@ struct DiskStorageCrashTests {
             if !leftovers.isEmpty {
                 midWriteKills += 1
                 // Leftovers are only removed when stale; clear them so the next round counts afresh.
-                for name in leftovers { try FileManager.default.removeItem(atPath: cache.url.appendingPathComponent(name).path) }
+                for name in leftovers {
+                    try FileManager.default.removeItem(atPath: cache.url.appendingPathComponent(name).path)
+                }
             }
         }
         #expect(midWriteKills >= 1, "no kill landed mid-write in \(round) rounds")

@@ -3,7 +3,7 @@ import Testing
 
 @testable import SchemeKit
 
-struct DiskStorageTests {
+struct CacheDiskStorageTests {
     private func open(
         _ directory: TemporaryDirectory, sizeLimit: Int = 1 << 20, clock: ManualClock = ManualClock()
     ) throws -> DiskStorage.Backend<ManualClock> {
@@ -264,7 +264,8 @@ struct DiskStorageTests {
         for key in keys {
             if let data = disk.value(forKey: key) { #expect(isValid(data, key)) }
         }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).allSatisfy { !$0.hasPrefix(".tmp-") })
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).allSatisfy { !$0.hasPrefix(".tmp-") })
     }
 
     @Test func aDirectoryUnderARegularFileCannotBeOpened() throws {
@@ -273,7 +274,8 @@ struct DiskStorageTests {
         let file = directory.url.appendingPathComponent("file.txt")
         try Data("x".utf8).write(to: file)
         #expect(throws: DiskStorageError.self) {
-            _ = try DiskStorage.Backend(config: .init(directory: file.appendingPathComponent("cache")), clock: ManualClock())
+            _ = try DiskStorage.Backend(
+                config: .init(directory: file.appendingPathComponent("cache")), clock: ManualClock())
         }
         #expect(throws: DiskStorageError.self) {
             _ = try DiskStorage.Backend(config: .init(directory: file), clock: ManualClock())

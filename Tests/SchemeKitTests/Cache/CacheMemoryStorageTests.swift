@@ -3,8 +3,10 @@ import Testing
 
 @testable import SchemeKit
 
-struct MemoryStorageTests {
-    private func makeStorage(cost: Int = 1000, count: Int = 100) -> (MemoryStorage.Backend<Data, ManualClock>, ManualClock) {
+struct CacheMemoryStorageTests {
+    private func makeStorage(cost: Int = 1000, count: Int = 100) -> (
+        MemoryStorage.Backend<Data, ManualClock>, ManualClock
+    ) {
         let clock = ManualClock()
         let config = MemoryStorage.Config(totalCostLimit: cost, countLimit: count, expiration: .never)
         return (MemoryStorage.Backend(config: config, clock: clock), clock)
