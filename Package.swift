@@ -57,9 +57,15 @@ let package = Package(
             resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings
         ),
+        // Not a product: a process the tests start and kill mid-write (crash-safety tests).
+        .executableTarget(
+            name: "SchemeKitFaultHelper",
+            dependencies: ["SchemeKit"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "SchemeKitTests",
-            dependencies: ["SchemeKit", "SchemeKitTesting"],
+            dependencies: ["SchemeKit", "SchemeKitTesting", "SchemeKitFaultHelper"],
             swiftSettings: swiftSettings
         ),
     ],
