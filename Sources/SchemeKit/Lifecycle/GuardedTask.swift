@@ -5,7 +5,8 @@ import Synchronization
 /// The storage of one task: the state machine, the engine's sink and the lock that makes every
 /// check-and-deliver atomic against ``stop()``.
 ///
-/// `@unchecked Sendable` because its mutable state (`machine`, `currentTask`, `answeredBy`) is only
+/// `@unchecked Sendable` because its mutable state (`machine`, `currentTask`, `answeredBy`, the
+/// per-task counters) is only
 /// touched while `lock` is held. The lock is recursive so that an engine may call `stop()` from
 /// inside one of its own sink callbacks.
 final class GuardedTask: @unchecked Sendable {
@@ -35,6 +36,14 @@ final class GuardedTask: @unchecked Sendable {
     private var machine = TaskStateMachine()
     private var currentTask: UnsafeCurrentTask?
     private var answeredBy: String?
+    /// How the task ended, for the per-task ``metrics``.
+    private var ending = Ending.open
+    private var dropped = 0
+    private var misuse = 0
+
+    private enum Ending {
+        case open, finished, failed, stopped
+    }
 
     init(request: SchemeRequest, sink: any SchemeTaskSink, handler: (any SchemeHandler)?, counters: SchemeTaskCounters) {
         self.request = request
@@ -57,12 +66,27 @@ final class GuardedTask: @unchecked Sendable {
         return machine.isStopped
     }
 
+    /// This task's own counters: `started` is 1; at most one of finished, failed, stopped is 1.
+    var metrics: SchemeTaskMetrics {
+        lock.lock()
+        defer { lock.unlock() }
+        return SchemeTaskMetrics(
+            started: 1,
+            finished: ending == .finished ? 1 : 0,
+            failed: ending == .failed ? 1 : 0,
+            stopped: ending == .stopped ? 1 : 0,
+            writesDroppedAfterStop: dropped,
+            misuseErrors: misuse
+        )
+    }
+
     // MARK: Engine side
 
     func stop() {
         lock.lock()
         defer { lock.unlock() }
         guard machine.stop() == .cancel else { return }
+        ending = .stopped
         counters.stopped.add(1, ordering: .relaxed)
         // Cancelled under the lock: `run()` clears `currentTask` under the same lock before it
         // returns, so the task is alive here.
@@ -122,41 +146,70 @@ final class GuardedTask: @unchecked Sendable {
     // MARK: Handler side
 
     func write(_ event: Event) async throws {
-        switch accept(event) {
-        case .delivered:
-            break
-        case .hop:
-            await hop(event)
-        case .rejected(let error):
-            throw error
+        if let executor {
+            try await write(event, through: executor)
+        } else {
+            try writeInline(event)
         }
         if case .body = event {
             await sink.waitForCapacity()
         }
     }
 
-    private enum AcceptResult {
-        case delivered, hop
-        case rejected(any Error)
-    }
-
-    /// Checks a write against the state machine and, for inline sinks, delivers it under the same lock.
-    private func accept(_ event: Event) -> AcceptResult {
+    /// Inline sinks: check and deliver under one lock hold, so a concurrent `stop()` is either
+    /// before (the write is dropped) or after (the write reached the engine) — never in between.
+    private func writeInline(_ event: Event) throws {
         lock.lock()
         defer { lock.unlock() }
         switch machine.accept(event.kind) {
         case .deliver:
             if case .head = event, answeredBy == nil { answeredBy = SchemeHandlerTrace.name }
-            guard executor == nil else { return .hop }
             deliverLocked(event)
-            return .delivered
         case .rejectStopped:
-            counters.droppedAfterStop.add(1, ordering: .relaxed)
-            return .rejected(CancellationError())
+            countDroppedLocked()
+            throw CancellationError()
         case .misuse(let error):
-            counters.misuse.add(1, ordering: .relaxed)
-            return .rejected(error)
+            countMisuseLocked()
+            throw error
         }
+    }
+
+    /// Executor sinks: accept under the lock and schedule the delivery *while still holding it*,
+    /// so concurrent writers reach the executor in the order the state machine accepted them
+    /// (a finish can never overtake a body chunk accepted before it). The delivery re-checks the
+    /// engine side, so a stop that lands between accept and delivery drops the write.
+    private func write(_ event: Event, through executor: any SchemeTaskExecutor) async throws {
+        let rejection: (any Error)? = await withCheckedContinuation { continuation in
+            lock.lock()
+            defer { lock.unlock() }
+            switch machine.accept(event.kind) {
+            case .deliver:
+                if case .head = event, answeredBy == nil { answeredBy = SchemeHandlerTrace.name }
+                executor.execute {
+                    self.lock.lock()
+                    self.deliverLocked(event)
+                    self.lock.unlock()
+                    continuation.resume(returning: nil)
+                }
+            case .rejectStopped:
+                countDroppedLocked()
+                continuation.resume(returning: CancellationError())
+            case .misuse(let error):
+                countMisuseLocked()
+                continuation.resume(returning: error)
+            }
+        }
+        if let rejection { throw rejection }
+    }
+
+    private func countDroppedLocked() {
+        dropped += 1
+        counters.droppedAfterStop.add(1, ordering: .relaxed)
+    }
+
+    private func countMisuseLocked() {
+        misuse += 1
+        counters.misuse.add(1, ordering: .relaxed)
     }
 
     private func begin() -> Bool {
@@ -174,23 +227,11 @@ final class GuardedTask: @unchecked Sendable {
         return machine.handlerReturned(outcome)
     }
 
-    private func hop(_ event: Event) async {
-        guard let executor else { return }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            executor.execute {
-                self.lock.lock()
-                self.deliverLocked(event)
-                self.lock.unlock()
-                continuation.resume()
-            }
-        }
-    }
-
     /// Delivers an accepted write to the engine, unless it stopped meanwhile. Caller holds `lock`.
     private func deliverLocked(_ event: Event) {
         switch machine.deliver(event.kind) {
         case .drop:
-            counters.droppedAfterStop.add(1, ordering: .relaxed)
+            countDroppedLocked()
         case .send:
             switch event {
             case .head(let response): sink.receive(response)
@@ -199,9 +240,11 @@ final class GuardedTask: @unchecked Sendable {
             }
         case .sendTerminal:
             if case .fail(let error) = event {
+                ending = .failed
                 counters.failed.add(1, ordering: .relaxed)
                 sink.fail(error)
             } else {
+                ending = .finished
                 counters.finished.add(1, ordering: .relaxed)
                 sink.finish()
             }
