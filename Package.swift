@@ -34,6 +34,11 @@ let package = Package(
             dependencies: ["SchemeKit", "SchemeKitTesting"],
             swiftSettings: swiftSettings
         ),
+        .testTarget(
+            name: "SchemeKitTestingTests",
+            dependencies: ["SchemeKit", "SchemeKitTesting"],
+            swiftSettings: swiftSettings
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
