@@ -1,5 +1,4 @@
 import HTTPTypes
-import Synchronization
 
 /// Handlers by scheme, host and path prefix; the entry point every engine adapter calls.
 ///
@@ -20,7 +19,7 @@ import Synchronization
 ///
 /// The registry is `Sendable`; registration and dispatch may happen from any thread.
 public final class SchemeRegistry: Sendable {
-    private let table = Mutex(RouteTable())
+    private let table = LockedRouteTable()
     let counters = SchemeTaskCounters()
 
     /// Creates an empty registry.
