@@ -58,7 +58,8 @@ public final class CountingHandler<Wrapped: SchemeHandler>: SchemeHandler {
     public var inFlight: Int { counts.inFlight }
 
     /// Calls the wrapped handler and counts the outcome.
-    public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome {
+    public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome
+    {
         state.withLock {
             $0.calls += 1
             $0.inFlight += 1

@@ -39,7 +39,8 @@ public struct DelayedHandler<Wrapped: SchemeHandler>: SchemeHandler {
     /// Sleeps for ``delay``, then calls the wrapped handler.
     ///
     /// - Throws: `CancellationError` when the task is stopped during the wait.
-    public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome {
+    public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome
+    {
         try await clock.sleep(for: delay)
         return try await wrapped.handle(request, writer: writer)
     }

@@ -44,7 +44,8 @@ public final class FaultInjectingHandler<Wrapped: SchemeHandler>: SchemeHandler 
     public var rejections: [any Error] { rejected.withLock { $0 } }
 
     /// Runs the wrapped handler with the fault injected.
-    public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome {
+    public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome
+    {
         switch fault.kind {
         case .throwBeforeHead(let error):
             throw error

@@ -34,12 +34,16 @@ public struct HandlerFault: Sendable, CustomStringConvertible {
 
     /// The handler throws `error` once exactly `bytes` body bytes were written: a read error
     /// mid-file. The task fails after the head.
-    public static func throwAfterBytes(_ bytes: Int, _ error: any Error = InjectedError("injected mid-body")) -> HandlerFault {
+    public static func throwAfterBytes(_ bytes: Int, _ error: any Error = InjectedError("injected mid-body"))
+        -> HandlerFault
+    {
         HandlerFault(kind: .throwAfterBytes(max(0, bytes), error))
     }
 
     /// The handler fails the task through its writer once exactly `bytes` body bytes were written.
-    public static func failAfterBytes(_ bytes: Int, _ error: any Error = InjectedError("injected mid-body")) -> HandlerFault {
+    public static func failAfterBytes(_ bytes: Int, _ error: any Error = InjectedError("injected mid-body"))
+        -> HandlerFault
+    {
         HandlerFault(kind: .failAfterBytes(max(0, bytes), error))
     }
 

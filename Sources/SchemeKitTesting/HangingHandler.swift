@@ -47,7 +47,8 @@ public final class HangingHandler: SchemeHandler {
     /// Writes the head when asked to, then waits until the task is cancelled.
     ///
     /// - Throws: `CancellationError` once stopped.
-    public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome {
+    public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome
+    {
         counts.withLock { $0.started += 1 }
         defer { counts.withLock { $0.returned += 1 } }
         if writesHead {

@@ -78,7 +78,8 @@ public struct ScriptedEngine: Sendable {
         let control = StopControl(point: point, recording: recording)
         let delivery: (any SchemeTaskExecutor)? =
             point == .beforeHead ? InterceptingExecutor(base: executor, control: control) : executor
-        let task = registry.task(for: request, sink: ScriptedSink(recording: recording, control: control, executor: delivery))
+        let task = registry.task(
+            for: request, sink: ScriptedSink(recording: recording, control: control, executor: delivery))
         control.attach(task)
         if point == .beforeStart { control.stopNow() }
 

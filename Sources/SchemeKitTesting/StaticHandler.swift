@@ -87,7 +87,8 @@ public struct StaticHandler: SchemeHandler {
     }
 
     /// Writes the head, the body (not for HEAD) and the finish.
-    public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome {
+    public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome
+    {
         try await writer.writeHead(response)
         if request.method != .head, !body.isEmpty {
             if let chunkSize, chunkSize < body.count {

@@ -32,7 +32,8 @@ public struct StubHandler<Wrapped: SchemeHandler>: SchemeHandler {
     public var name: String { wrapped.name }
 
     /// Calls the wrapped handler when the request matches; passes otherwise.
-    public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome {
+    public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome
+    {
         guard matcher.matches(request) else { return .passed }
         return try await wrapped.handle(request, writer: writer)
     }

@@ -50,7 +50,8 @@ public struct ThrottledHandler<Wrapped: SchemeHandler>: SchemeHandler {
     public var name: String { wrapped.name }
 
     /// Calls the wrapped handler with a writer that paces its body.
-    public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome {
+    public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome
+    {
         try await wrapped.handle(request, writer: ThrottledWriter(base: writer, throttle: self))
     }
 

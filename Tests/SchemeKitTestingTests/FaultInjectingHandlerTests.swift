@@ -14,8 +14,10 @@ struct FaultInjectingHandlerTests {
     }
 
     @Test func failingBeforeTheHeadFailsTheTask() async throws {
-        let result = try await ScriptedEngine(serving: StaticHandler(Self.body).injecting(.failBeforeHead(InjectedError("gone"))))
-            .run("app://h/")
+        let result = try await ScriptedEngine(
+            serving: StaticHandler(Self.body).injecting(.failBeforeHead(InjectedError("gone")))
+        )
+        .run("app://h/")
         #expect(result.events.map(\.description) == ["fail(gone)"])
     }
 
@@ -39,7 +41,9 @@ struct FaultInjectingHandlerTests {
         (.finishTwice, .alreadyCompleted),
         (.writeAfterFinish, .alreadyCompleted),
     ])
-    func misuseIsRejectedWithATypedErrorAndTheResponseStaysIntact(fault: HandlerFault, expected: SchemeTaskError) async throws {
+    func misuseIsRejectedWithATypedErrorAndTheResponseStaysIntact(fault: HandlerFault, expected: SchemeTaskError)
+        async throws
+    {
         let handler = StaticHandler("ok").injecting(fault)
         let result = try await ScriptedEngine(serving: handler).run("app://h/")
         #expect(handler.rejections.compactMap { $0 as? SchemeTaskError } == [expected])

@@ -3,7 +3,8 @@ import SchemeKitTesting
 import Testing
 
 struct RequestMatcherTests {
-    static func request(_ url: String, method: HTTPRequest.Method = .get, accept: String? = nil) throws -> SchemeRequest {
+    static func request(_ url: String, method: HTTPRequest.Method = .get, accept: String? = nil) throws -> SchemeRequest
+    {
         var fields = HTTPFields()
         if let accept { fields[.accept] = accept }
         return try SchemeRequest(url, method: method, headerFields: fields)

@@ -16,15 +16,26 @@ struct ScriptedEngineTests {
     }
 
     @Test(arguments: [
-        Expectation(point: .never, events: ["head(200)", "data(1024)", "data(1024)", "data(1024)", "data(1024)", "finish"], stopped: false, bodyBytes: 4096),
+        Expectation(
+            point: .never, events: ["head(200)", "data(1024)", "data(1024)", "data(1024)", "data(1024)", "finish"],
+            stopped: false, bodyBytes: 4096),
         Expectation(point: .beforeStart, events: ["stopped"], stopped: true, bodyBytes: 0),
         Expectation(point: .beforeHead, events: ["stopped"], stopped: true, bodyBytes: 0),
         Expectation(point: .afterHead, events: ["head(200)", "stopped"], stopped: true, bodyBytes: 0),
         Expectation(point: .afterBytes(0), events: ["head(200)", "stopped"], stopped: true, bodyBytes: 0),
-        Expectation(point: .afterBytes(1), events: ["head(200)", "data(1024)", "stopped"], stopped: true, bodyBytes: 1024),
-        Expectation(point: .afterBytes(2048), events: ["head(200)", "data(1024)", "data(1024)", "stopped"], stopped: true, bodyBytes: 2048),
-        Expectation(point: .afterBytes(10_000), events: ["head(200)", "data(1024)", "data(1024)", "data(1024)", "data(1024)", "finish"], stopped: false, bodyBytes: 4096),
-        Expectation(point: .afterFinish, events: ["head(200)", "data(1024)", "data(1024)", "data(1024)", "data(1024)", "finish"], stopped: false, bodyBytes: 4096),
+        Expectation(
+            point: .afterBytes(1), events: ["head(200)", "data(1024)", "stopped"], stopped: true, bodyBytes: 1024),
+        Expectation(
+            point: .afterBytes(2048), events: ["head(200)", "data(1024)", "data(1024)", "stopped"], stopped: true,
+            bodyBytes: 2048),
+        Expectation(
+            point: .afterBytes(10_000),
+            events: ["head(200)", "data(1024)", "data(1024)", "data(1024)", "data(1024)", "finish"], stopped: false,
+            bodyBytes: 4096),
+        Expectation(
+            point: .afterFinish,
+            events: ["head(200)", "data(1024)", "data(1024)", "data(1024)", "data(1024)", "finish"], stopped: false,
+            bodyBytes: 4096),
     ])
     func stopPointsAreExact(_ expected: Expectation) async throws {
         for executor in [nil, DispatchQueue(label: "main") as (any SchemeTaskExecutor)?] {

@@ -18,7 +18,8 @@ struct StubHandlerTests {
     @Test func stubsAnswerOnlyMatchingRequests() async throws {
         let chain = SchemeHandlerChain(
             StubHandler(matching: .pathExtension("png"), mimeType: "image/png", body: Data("PNG".utf8), name: "png"),
-            StaticHandler("{}", mimeType: "application/json", name: "api").matching(.pathPrefix("/api") && .method(.get)))
+            StaticHandler("{}", mimeType: "application/json", name: "api").matching(
+                .pathPrefix("/api") && .method(.get)))
         let engine = try ScriptedEngine(serving: chain)
         let png = try await engine.run("app://h/a/b.PNG")
         #expect(png.respondingHandler == "png")
@@ -57,7 +58,8 @@ struct StubHandlerTests {
 
     @Test func throttlingIsStoppedMidBody() async throws {
         let clock = ImmediateClock()
-        let handler = StaticHandler(Data(count: 10_000)).throttled(bytesPerSecond: 1_000, chunkSize: 1_000, clock: clock)
+        let handler = StaticHandler(Data(count: 10_000)).throttled(
+            bytesPerSecond: 1_000, chunkSize: 1_000, clock: clock)
         let result = try await ScriptedEngine(serving: handler).run("app://h/", stoppingAt: .afterBytes(3_000))
         #expect(result.body.count == 3_000)
         #expect(result.wasStopped)
@@ -66,7 +68,8 @@ struct StubHandlerTests {
 
     @Test func hangingHandlerReturnsWhenStopped() async throws {
         let hanging = HangingHandler(writesHead: true)
-        let result = try await ScriptedEngine(serving: hanging, timeout: .seconds(10)).run("app://h/", stoppingAt: .afterHead)
+        let result = try await ScriptedEngine(serving: hanging, timeout: .seconds(10)).run(
+            "app://h/", stoppingAt: .afterHead)
         #expect(result.events.map(\.description) == ["head(200)", "stopped"])
         #expect(!result.timedOut)
         #expect(hanging.cancellations == 1)

@@ -71,7 +71,8 @@ struct CallbackHandlerAdapterTests {
 
     @Test func aTaskStoppedBeforeItStartsIsNeverStartedNorStopped() async throws {
         let legacy = LegacyHandler(chunks: 1)
-        let result = try await ScriptedEngine(serving: CallbackHandlerAdapter(legacy)).run("app://h/", stoppingAt: .beforeStart)
+        let result = try await ScriptedEngine(serving: CallbackHandlerAdapter(legacy)).run(
+            "app://h/", stoppingAt: .beforeStart)
         #expect(result.events.map(\.description) == ["stopped"])
         #expect(legacy.starts.load(ordering: .relaxed) == 0)
         #expect(legacy.stops.load(ordering: .relaxed) == 0)

@@ -5,7 +5,8 @@ import Testing
 
 struct SchemeHandlerChainTests {
     @Test func theFirstHandlerThatAnswersWinsAndIsNamedInTheTrace() async throws {
-        let first = CountingHandler(StubHandler(matching: .pathExtension("png"), body: Data("png".utf8), name: "images"))
+        let first = CountingHandler(
+            StubHandler(matching: .pathExtension("png"), body: Data("png".utf8), name: "images"))
         let second = CountingHandler(StubHandler(matching: .pathPrefix("/api"), body: Data("api".utf8), name: "api"))
         let third = CountingHandler(StaticHandler("fallback", name: "files"))
         let engine = try ScriptedEngine(serving: SchemeHandlerChain(first, second, third))
@@ -27,7 +28,8 @@ struct SchemeHandlerChainTests {
     }
 
     @Test func aChainWhereEveryHandlerPassesGets404() async throws {
-        let chain = SchemeHandlerChain(StaticHandler("x").matching(.path("/x")), StaticHandler("y").matching(.path("/y")))
+        let chain = SchemeHandlerChain(
+            StaticHandler("x").matching(.path("/x")), StaticHandler("y").matching(.path("/y")))
         let result = try await ScriptedEngine(serving: chain).run("app://h/z")
         #expect(result.status == .notFound)
         #expect(result.respondingHandler == "not-found")
@@ -48,10 +50,11 @@ struct SchemeHandlerChainTests {
 
     @Test func theChainSupportsTheUnionOfMethodsAndSkipsHandlersThatDoNotSupportOne() async throws {
         let getOnly = CountingHandler(StaticHandler("get", name: "get"))
-        let post = CountingHandler(ClosureHandler(name: "post", methods: [.post]) { _, writer in
-            try await writer.respond(.created)
-            return .handled
-        })
+        let post = CountingHandler(
+            ClosureHandler(name: "post", methods: [.post]) { _, writer in
+                try await writer.respond(.created)
+                return .handled
+            })
         let chain = SchemeHandlerChain([getOnly, post])
         #expect(chain.supportedMethods == [.get, .head, .post])
         let result = try await ScriptedEngine(serving: chain).run("app://h/", method: .post)

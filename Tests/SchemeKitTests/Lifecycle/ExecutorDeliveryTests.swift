@@ -66,7 +66,9 @@ struct ExecutorDeliveryTests {
         }
         #expect(sink.events.map(\.description) == ["stopped"])
         #expect(sink.violations.isEmpty)
-        #expect(headWritten.value.map { if case .failure(let error) = $0 { error is CancellationError } else { false } } == true)
+        #expect(
+            headWritten.value.map { if case .failure(let error) = $0 { error is CancellationError } else { false } }
+                == true)
         #expect(task.metrics.writesDroppedAfterStop == 2)  // the held head and the body after it
         #expect(task.metrics.stopped == 1)
     }

@@ -28,8 +28,10 @@ struct GuardedTaskTests {
         #expect(sink.bodyString == "hello")
         #expect(sink.violations.isEmpty)
         #expect(task.respondingHandler == "hello")
-        #expect(task.metrics == SchemeTaskMetrics(
-            started: 1, finished: 1, failed: 0, stopped: 0, writesDroppedAfterStop: 0, misuseErrors: 0))
+        #expect(
+            task.metrics
+                == SchemeTaskMetrics(
+                    started: 1, finished: 1, failed: 0, stopped: 0, writesDroppedAfterStop: 0, misuseErrors: 0))
         #expect(registry.metrics == task.metrics)
     }
 
@@ -41,12 +43,16 @@ struct GuardedTaskTests {
         ("body after finish", .alreadyCompleted),
         ("fail after finish", .alreadyCompleted),
     ])
-    func misuseThrowsATypedErrorIsCountedAndNeverReachesTheEngine(misuse: String, expected: SchemeTaskError) async throws {
+    func misuseThrowsATypedErrorIsCountedAndNeverReachesTheEngine(misuse: String, expected: SchemeTaskError)
+        async throws
+    {
         let thrown = Locked<[SchemeTaskError]>([])
         let registry = try registry(
             ClosureHandler { _, writer in
                 func attempt(_ write: () async throws -> Void) async {
-                    do { try await write() } catch let error as SchemeTaskError { thrown.withLock { $0.append(error) } } catch {}
+                    do { try await write() } catch let error as SchemeTaskError {
+                        thrown.withLock { $0.append(error) }
+                    } catch {}
                 }
                 switch misuse {
                 case "body before head": await attempt { try await writer.write(Data("x".utf8)) }
@@ -114,8 +120,10 @@ struct GuardedTaskTests {
         #expect(afterStop.value == ["body: cancelled", "finish: cancelled", "fail: cancelled"])
         #expect(sink.events.map(\.description) == ["head(200)", "stopped"])
         #expect(sink.violations.isEmpty)
-        #expect(task.metrics == SchemeTaskMetrics(
-            started: 1, finished: 0, failed: 0, stopped: 1, writesDroppedAfterStop: 3, misuseErrors: 0))
+        #expect(
+            task.metrics
+                == SchemeTaskMetrics(
+                    started: 1, finished: 0, failed: 0, stopped: 1, writesDroppedAfterStop: 3, misuseErrors: 0))
         task.stop()  // idempotent
         #expect(registry.metrics.stopped == 1)
     }

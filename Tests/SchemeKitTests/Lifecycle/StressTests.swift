@@ -75,7 +75,8 @@ struct StressTests {
                         if behaviour == "throwMidBody", child == writers - 1, chunk == 1 {
                             throw InjectedError("read error")
                         }
-                        try await writer.write(Data(repeating: UInt8(truncatingIfNeeded: chunk), count: 16 + 16 * child))
+                        try await writer.write(
+                            Data(repeating: UInt8(truncatingIfNeeded: chunk), count: 16 + 16 * child))
                     }
                 }
             }
@@ -130,7 +131,8 @@ struct StressTests {
                     let delay = Int(generator.next() % 8)
                     let executor: (any SchemeTaskExecutor)? = index % 2 == 0 ? nil : queues[index % queues.count]
                     group.addTask {
-                        await Self.runOne(registry: registry, request: request, executor: executor, stop: stop, delay: delay)
+                        await Self.runOne(
+                            registry: registry, request: request, executor: executor, stop: stop, delay: delay)
                     }
                     inFlight += 1
                 }

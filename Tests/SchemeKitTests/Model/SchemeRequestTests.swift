@@ -75,7 +75,8 @@ struct SchemeRequestTests {
     /// Odd input an engine might hand over: none may trap; each either parses or throws.
     @Test(arguments: [
         "app://h:99999999999999999999/x", "app://[::1]/x", "app://ü.example/ü.html", "app://h/%", "app://h/%zz",
-        "app://h/\u{0}", "app://@/", "app://user:pw@h/x", "app:////x", "a:/", "app://h/" + String(repeating: "a/", count: 5000),
+        "app://h/\u{0}", "app://@/", "app://user:pw@h/x", "app:////x", "a:/",
+        "app://h/" + String(repeating: "a/", count: 5000),
         "app://h/a?b?c", "app://h/;p=1", "app://h/.hidden", "1app://h/", "app ://h/",
     ])
     func oddURLsNeverCrash(url: String) {

@@ -10,14 +10,19 @@ struct SchemeNameTests {
         #expect(scheme.description == name.lowercased())
     }
 
-    @Test(arguments: ["", "1app", "-app", "+app", ".app", "ap p", "app:", "app/", "äpp", "app_", "app://", String(repeating: "a", count: 65)])
+    @Test(arguments: [
+        "", "1app", "-app", "+app", ".app", "ap p", "app:", "app/", "äpp", "app_", "app://",
+        String(repeating: "a", count: 65),
+    ])
     func invalidSyntaxIsRefusedWithAClearError(name: String) {
         #expect(throws: SchemeRegistryError.invalidSchemeName(name)) { try SchemeName(validating: name) }
         #expect(SchemeName(rawValue: name) == nil)
         #expect(SchemeRegistryError.invalidSchemeName(name).description.contains("RFC 3986"))
     }
 
-    @Test(arguments: ["http", "https", "file", "about", "data", "blob", "javascript", "ws", "wss", "HTTP", "Https", "JavaScript"])
+    @Test(arguments: [
+        "http", "https", "file", "about", "data", "blob", "javascript", "ws", "wss", "HTTP", "Https", "JavaScript",
+    ])
     func schemesTheEngineOwnsAreRefused(name: String) {
         #expect(throws: SchemeRegistryError.reservedScheme(name.lowercased())) { try SchemeName(validating: name) }
         #expect(SchemeName(rawValue: name) == nil)

@@ -32,7 +32,8 @@ struct SchemeRegistryTests {
         try registry.register(StaticHandler("api-v2", name: "api-v2"), for: "app", pathPrefix: "/api/v2")
         try registry.register(StaticHandler("assets", name: "assets"), for: "app", pathPrefix: "/assets/")
         try registry.register(StaticHandler("cdn", name: "cdn"), for: "app", host: "CDN.local")
-        try registry.register(StaticHandler("cdn-img", name: "cdn-img"), for: "app", host: "cdn.local", pathPrefix: "/img")
+        try registry.register(
+            StaticHandler("cdn-img", name: "cdn-img"), for: "app", host: "cdn.local", pathPrefix: "/img")
         try registry.register(StaticHandler("other", name: "other"), for: "other")
         return registry
     }
