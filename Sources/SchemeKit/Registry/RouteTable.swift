@@ -1,9 +1,24 @@
+import HTTPTypes
+
 /// The registry's routes: scheme → host → path prefix → handler. A plain value, swapped whole.
 struct RouteTable: Sendable {
     struct Route: Sendable {
-        var host: String?
-        var pathPrefix: String
-        var handler: any SchemeHandler
+        let host: String?
+        let pathPrefix: String
+        let handler: any SchemeHandler
+        /// The handler's trace name, read once at registration: the default `name` reflects on
+        /// the type, far too slow to do per request.
+        let name: String
+        /// The handler's methods, read once at registration (the default builds a new set).
+        let methods: Set<HTTPRequest.Method>
+
+        init(host: String?, pathPrefix: String, handler: any SchemeHandler) {
+            self.host = host
+            self.pathPrefix = pathPrefix
+            self.handler = handler
+            self.name = handler.name
+            self.methods = handler.supportedMethods
+        }
     }
 
     private(set) var routes: [String: [Route]] = [:]
@@ -38,10 +53,15 @@ struct RouteTable: Sendable {
     }
 
     func handler(scheme: String, host: String, path: String) -> (any SchemeHandler)? {
+        route(scheme: scheme, host: host, path: path)?.handler
+    }
+
+    /// The most specific route for a request: its host's routes first, then the longest prefix.
+    func route(scheme: String, host: String, path: String) -> Route? {
         guard let list = routes[scheme] else { return nil }
         for route in list {
             if let routeHost = route.host, routeHost != host { continue }
-            if Self.path(path, hasPrefix: route.pathPrefix) { return route.handler }
+            if Self.path(path, hasPrefix: route.pathPrefix) { return route }
         }
         return nil
     }
