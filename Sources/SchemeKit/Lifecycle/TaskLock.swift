@@ -1,13 +1,13 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Android)
-import Android
+    import Android
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// The recursive lock of one ``GuardedTask``: a pthread mutex allocated with the task.
@@ -18,32 +18,32 @@ import Foundation
 /// one of its own sink callbacks. The owner calls ``destroy()`` exactly once, in its `deinit`.
 struct TaskLock {
     #if canImport(Glibc) || canImport(Musl) || canImport(Darwin) || canImport(Android)
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+        private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-    init() {
-        mutex = .allocate(capacity: 1)
-        var attributes = pthread_mutexattr_t()
-        pthread_mutexattr_init(&attributes)
-        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
-        pthread_mutex_init(mutex, &attributes)
-        pthread_mutexattr_destroy(&attributes)
-    }
+        init() {
+            mutex = .allocate(capacity: 1)
+            var attributes = pthread_mutexattr_t()
+            pthread_mutexattr_init(&attributes)
+            pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
+            pthread_mutex_init(mutex, &attributes)
+            pthread_mutexattr_destroy(&attributes)
+        }
 
-    func lock() { pthread_mutex_lock(mutex) }
+        func lock() { pthread_mutex_lock(mutex) }
 
-    func unlock() { pthread_mutex_unlock(mutex) }
+        func unlock() { pthread_mutex_unlock(mutex) }
 
-    func destroy() {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
+        func destroy() {
+            pthread_mutex_destroy(mutex)
+            mutex.deallocate()
+        }
     #else
-    private let mutex = NSRecursiveLock()
+        private let mutex = NSRecursiveLock()
 
-    func lock() { mutex.lock() }
+        func lock() { mutex.lock() }
 
-    func unlock() { mutex.unlock() }
+        func unlock() { mutex.unlock() }
 
-    func destroy() {}
+        func destroy() {}
     #endif
 }

@@ -11,6 +11,9 @@ struct RouteTable: Sendable {
         let name: String
         /// The handler's methods, read once at registration (the default builds a new set).
         let methods: Set<HTTPRequest.Method>
+        /// Whether ``methods`` holds GET / HEAD: the common check without hashing.
+        let allowsGet: Bool
+        let allowsHead: Bool
 
         init(host: String?, pathPrefix: String, handler: any SchemeHandler) {
             self.host = host
@@ -18,17 +21,33 @@ struct RouteTable: Sendable {
             self.handler = handler
             self.name = handler.name
             self.methods = handler.supportedMethods
+            self.allowsGet = methods.contains(.get)
+            self.allowsHead = methods.contains(.head)
+        }
+
+        /// Whether the handler takes `method`.
+        func allows(_ method: HTTPRequest.Method) -> Bool {
+            if method == .get { return allowsGet }
+            if method == .head { return allowsHead }
+            return methods.contains(method)
         }
     }
 
-    private(set) var routes: [String: [Route]] = [:]
+    /// Routes by scheme. An array, not a dictionary: apps register one to three schemes, and
+    /// comparing a few short strings is cheaper than hashing one on every request.
+    private(set) var schemeRoutes: [(scheme: String, routes: [Route])] = []
 
     var schemes: [SchemeName] {
-        routes.keys.sorted().compactMap(SchemeName.init(rawValue:))
+        schemeRoutes.map(\.scheme).sorted().compactMap(SchemeName.init(rawValue:))
+    }
+
+    private func index(of scheme: String) -> Int? {
+        schemeRoutes.firstIndex { $0.scheme == scheme }
     }
 
     mutating func add(_ route: Route, scheme: SchemeName) throws(SchemeRegistryError) {
-        var list = routes[scheme.rawValue, default: []]
+        let index = index(of: scheme.rawValue)
+        var list = index.map { schemeRoutes[$0].routes } ?? []
         if list.contains(where: { $0.host == route.host && $0.pathPrefix == route.pathPrefix }) {
             throw .duplicateRoute("\(scheme)://\(route.host ?? "*")\(route.pathPrefix)")
         }
@@ -38,17 +57,26 @@ struct RouteTable: Sendable {
             if (lhs.host != nil) != (rhs.host != nil) { return lhs.host != nil }
             return lhs.pathPrefix.utf8.count > rhs.pathPrefix.utf8.count
         }
-        routes[scheme.rawValue] = list
+        if let index {
+            schemeRoutes[index].routes = list
+        } else {
+            schemeRoutes.append((scheme.rawValue, list))
+        }
     }
 
     @discardableResult
     mutating func remove(scheme: SchemeName, host: String?, pathPrefix: String?) -> Bool {
-        guard var list = routes[scheme.rawValue] else { return false }
+        guard let index = index(of: scheme.rawValue) else { return false }
+        var list = schemeRoutes[index].routes
         let before = list.count
         list.removeAll { route in
             (pathPrefix == nil && host == nil) || (route.host == host && (pathPrefix == nil || route.pathPrefix == pathPrefix))
         }
-        routes[scheme.rawValue] = list.isEmpty ? nil : list
+        if list.isEmpty {
+            schemeRoutes.remove(at: index)
+        } else {
+            schemeRoutes[index].routes = list
+        }
         return list.count != before
     }
 
@@ -58,7 +86,8 @@ struct RouteTable: Sendable {
 
     /// The most specific route for a request: its host's routes first, then the longest prefix.
     func route(scheme: String, host: String, path: String) -> Route? {
-        guard let list = routes[scheme] else { return nil }
+        guard let index = index(of: scheme) else { return nil }
+        let list = schemeRoutes[index].routes
         for route in list {
             if let routeHost = route.host, routeHost != host { continue }
             if Self.path(path, hasPrefix: route.pathPrefix) { return route }

@@ -79,12 +79,13 @@ public final class SchemeRegistry: Sendable {
     public func task(for request: SchemeRequest, sink: some SchemeTaskSink) -> SchemeTask {
         let route = table.withLock { $0.route(scheme: request.scheme, host: request.host, path: request.path) }
         let storage: GuardedTask
-        if let route, route.methods.contains(request.method) {
+        if let route, route.allows(request.method) {
             storage = GuardedTask(
                 request: request, sink: sink, handler: route.handler, handlerName: route.name, counters: counters)
         } else if let route {
             let filter = MethodNotAllowedHandler(allowed: route.methods)
-            storage = GuardedTask(request: request, sink: sink, handler: filter, handlerName: filter.name, counters: counters)
+            storage = GuardedTask(
+                request: request, sink: sink, handler: filter, handlerName: filter.name, counters: counters)
         } else {
             storage = GuardedTask(request: request, sink: sink, handler: nil, handlerName: "", counters: counters)
         }
