@@ -68,6 +68,11 @@ let package = Package(
             dependencies: ["SchemeKit", "SchemeKitTesting", "SchemeKitFaultHelper"],
             swiftSettings: swiftSettings
         ),
+        .testTarget(
+            name: "SchemeKitTestingTests",
+            dependencies: ["SchemeKit", "SchemeKitTesting"],
+            swiftSettings: swiftSettings
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
