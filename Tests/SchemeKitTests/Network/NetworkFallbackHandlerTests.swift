@@ -25,10 +25,11 @@ struct NetworkFallbackHandlerTests {
             host: "origin.test"
         )
         let handler = NetworkFallbackHandler(upstream: NetworkUpstream(rewriter: rewriter))
-        let sink = try await run(handler, "app://origin.test/ip-direct?body=hi")
+        let path = "/" + OriginServer.unique("ip-direct")
+        let sink = try await run(handler, "app://origin.test\(path)?body=hi")
         #expect(sink.response?.status == .ok)
         #expect(sink.bodyString == "hi")
-        let stats = try await origin.stats("/ip-direct")
+        let stats = try await origin.stats(path)
         #expect(stats.hosts == ["origin.test:\(origin.port)"])
     }
 
@@ -38,12 +39,17 @@ struct NetworkFallbackHandlerTests {
         let registry = SchemeRegistry()
         try registry.register(handler, for: "app")
         let sink = RecordingSink()
+        let path = "/" + OriginServer.unique("streaming")
+        let gate = OriginServer.unique("gate")
+        // The origin sends the first chunk, then holds the other four until the gate opens.
         let task = registry.task(
-            for: try SchemeRequest("app://x/streaming?chunks=5&chunk=1000&interval=300"), sink: sink)
+            for: try SchemeRequest("app://x\(path)?chunks=5&chunk=1000&gate=\(gate):1"), sink: sink)
         task.start()
-        #expect(await eventually { !sink.body.isEmpty })
-        // The origin is still sending (four more chunks, 300 ms apart) when the first one arrived.
-        #expect(try await origin.stats("/streaming").completed == 0)
+        #expect(await eventually { sink.body.count == 1000 })
+        #expect(sink.body == OriginServer.pattern(count: 1000))
+        #expect(!sink.isFinished)
+        #expect(try await origin.stats(path).completed == 0)
+        try await origin.release(gate)
         await withTimeout(sink)
         #expect(sink.body == OriginServer.pattern(count: 5000))
         #expect(sink.isFinished)
@@ -108,11 +114,14 @@ struct NetworkFallbackHandlerTests {
             upstream: origin.upstream(connectTimeout: .milliseconds(300)),
             configuration: .init(onUpstreamFailure: { _, _ in failures.increment() })
         )
-        let sink = try await run(handler, "app://x/slow-head?delay=3000&body=late")
+        // The origin holds the head until the handler gives up (it never releases the gate).
+        let path = "/" + OriginServer.unique("slow-head")
+        let sink = try await run(handler, "app://x\(path)?wait=\(OriginServer.unique("gate"))&body=late")
         #expect(sink.response?.status == .gatewayTimeout)
         #expect(sink.isFinished)
         #expect(handler.metrics.gatewayTimeout == 1)
         #expect(failures.value == 1)
+        #expect(try await origin.waitForStats(path) { $0.aborted == 1 }.completed == 0)
     }
 
     @Test func bodyCutAfterTheHeadFailsTheTask() async throws {
@@ -131,13 +140,17 @@ struct NetworkFallbackHandlerTests {
         let registry = SchemeRegistry()
         try registry.register(handler, for: "app")
         let sink = RecordingSink()
+        let path = "/" + OriginServer.unique("stop-mid")
+        // The origin holds the body after the first chunk; only the stop can end the exchange.
         let task = registry.task(
-            for: try SchemeRequest("app://x/stop-mid?chunks=200&chunk=1000&interval=50"), sink: sink)
+            for: try SchemeRequest("app://x\(path)?chunks=200&chunk=1000&gate=\(OriginServer.unique("gate")):1"),
+            sink: sink
+        )
         task.start()
         #expect(await eventually { !sink.body.isEmpty })
         task.stop()
         sink.markStopped()
-        let stats = try await origin.waitForStats("/stop-mid") { $0.aborted == 1 }
+        let stats = try await origin.waitForStats(path) { $0.aborted == 1 }
         #expect(stats.aborted == 1)
         #expect(stats.completed == 0)
         #expect(sink.violations.isEmpty)
@@ -148,9 +161,11 @@ struct NetworkFallbackHandlerTests {
         let origin = try OriginServer.shared()
         let directory = try TemporaryDirectory()
         let store = NetworkWriteThrough(directory: directory.url)
+        let gate = OriginServer.unique("gate")
+        // The origin sends two chunks, then holds the other 18 until the gate opens.
         let client = QueryAppendingClient(
             base: URLSessionHTTPClient(),
-            query: "chunks=20&chunk=5000&interval=20&type=text/javascript"
+            query: "chunks=20&chunk=5000&gate=\(gate):2&type=text/javascript"
         )
         let handler = NetworkFallbackHandler(
             upstream: origin.upstream(client: client),
@@ -159,10 +174,12 @@ struct NetworkFallbackHandlerTests {
         let registry = SchemeRegistry()
         try registry.register(handler, for: "app")
         let sink = RecordingSink()
-        let file = try #require(store.fileURL(for: origin.url("/wt-atomic/page.js")))
-        registry.task(for: try SchemeRequest("app://x/wt-atomic/page.js"), sink: sink).start()
-        #expect(await eventually { !sink.body.isEmpty })
+        let path = "/" + OriginServer.unique("wt-atomic") + "/page.js"
+        let file = try #require(store.fileURL(for: origin.url(path)))
+        registry.task(for: try SchemeRequest("app://x\(path)"), sink: sink).start()
+        #expect(await eventually { sink.body.count == 10_000 })
         #expect(!FileManager.default.fileExists(atPath: file.path), "a partial body is never in place")
+        try await origin.release(gate)
         await withTimeout(sink)
         #expect(sink.isFinished)
         #expect(try Data(contentsOf: file) == OriginServer.pattern(count: 100_000))
@@ -220,7 +237,8 @@ struct QueryAppendingClient: SchemeHTTPClient {
 /// A thread-safe counter for callbacks.
 final class Counter: Sendable {
     private let storage = Mutex(0)
-    func increment() { storage.withLock { $0 += 1 } }
+    func increment() { add(1) }
+    func add(_ amount: Int) { storage.withLock { $0 += amount } }
     var value: Int { storage.withLock { $0 } }
 }
 

@@ -15,6 +15,8 @@ final class OriginServer: Sendable {
         var requests: Int
         var completed: Int
         var aborted: Int
+        /// Responses waiting at a gate right now.
+        var held: Int
         var hosts: [String]
     }
 
@@ -98,6 +100,17 @@ final class OriginServer: Sendable {
         var data = Data()
         for try await chunk in response.body { data.append(chunk) }
         return try JSONDecoder().decode(Stats.self, from: data)
+    }
+
+    /// Opens gate `id`: responses held by `wait=id` or `gate=id:N` continue (see origin.py).
+    func release(_ id: String) async throws {
+        let response = try await client.send(SchemeHTTPClientRequest(url: url("/__release?id=\(id)")))
+        for try await _ in response.body {}
+    }
+
+    /// A name no other test uses, for a path (`/name-UUID`, so counters are per test) or a gate id.
+    static func unique(_ name: String) -> String {
+        "\(name)-\(UUID().uuidString)"
     }
 
     /// Polls the counters of `path` until `condition` holds; returns the last counters seen.

@@ -27,17 +27,22 @@ struct PreloaderTests {
 
     @Test func anEngineRequestAttachesToThePreloadAndGetsTheReceivedBytesAtOnce() async throws {
         let (origin, preloader, registry) = try setUp()
-        let path = "/preload-attach"
-        #expect(preloader.preload(url("app://x\(path)?chunks=4&chunk=1000&interval=400#ignored")))
-        // The first chunk is buffered; the origin is still sending the rest.
+        let path = "/" + OriginServer.unique("preload-attach")
+        let gate = OriginServer.unique("gate")
+        // The origin sends the first chunk, then holds the other three until the gate opens.
+        let query = "chunks=4&chunk=1000&gate=\(gate):1"
+        #expect(preloader.preload(url("app://x\(path)?\(query)#ignored")))
         #expect(await eventually { preloader.bufferedBytes >= 1000 })
 
         let sink = RecordingSink()
-        let task = registry.task(for: try SchemeRequest("APP://X:\(path)?chunks=4&chunk=1000&interval=400"), sink: sink)
+        let task = registry.task(for: try SchemeRequest("APP://X:\(path)?\(query)"), sink: sink)
         task.start()
-        #expect(await eventually { !sink.body.isEmpty })
-        // The engine got the already received bytes while the origin had not finished.
+        // The engine gets the already received bytes while the origin is still holding the rest.
+        #expect(await eventually { sink.body.count == 1000 })
+        #expect(sink.body == OriginServer.pattern(count: 1000))
+        #expect(!sink.isFinished)
         #expect(try await origin.stats(path).completed == 0)
+        try await origin.release(gate)
         await withTimeout(sink)
         #expect(sink.body == OriginServer.pattern(count: 4000))
         #expect(sink.isFinished)
@@ -52,7 +57,7 @@ struct PreloaderTests {
 
     @Test func aCompletePreloadIsServedWithoutANewFetch() async throws {
         let (origin, preloader, registry) = try setUp()
-        let path = "/preload-complete"
+        let path = "/" + OriginServer.unique("preload-complete")
         preloader.preload(url("app://X\(path)?size=5000"))
         try await origin.waitForStats(path) { $0.completed == 1 }
         #expect(await eventually { preloader.bufferedBytes >= 5000 })
@@ -65,14 +70,19 @@ struct PreloaderTests {
 
     @Test func hundredIdenticalRequestsShareOneUpstreamFetch() async throws {
         let (origin, preloader, registry) = try setUp()
-        let path = "/coalesce-100"
-        let request = try SchemeRequest("app://x\(path)?delay=500&size=200000")
+        let path = "/" + OriginServer.unique("coalesce-100")
+        let gate = OriginServer.unique("gate")
+        // The origin holds the head until all 100 requests are waiting for it.
+        let request = try SchemeRequest("app://x\(path)?wait=\(gate)&size=200000")
         let sinks = (0..<100).map { _ in RecordingSink() }
-        try await withTimeout(.seconds(30)) {
+        let all = Task {
             await withTaskGroup(of: Void.self) { group in
                 for sink in sinks { group.addTask { await registry.handle(request, sink: sink) } }
             }
         }
+        #expect(await eventually(timeout: .seconds(20)) { preloader.metrics.joined == 99 })
+        try await origin.release(gate)
+        _ = try? await withTimeout(.seconds(30)) { await all.value }
         let expected = OriginServer.pattern(count: 200_000)
         for sink in sinks {
             #expect(sink.isFinished)
@@ -87,8 +97,10 @@ struct PreloaderTests {
 
     @Test func stoppingSomeTasksDoesNotDisturbTheOthers() async throws {
         let (origin, _, registry) = try setUp()
-        let path = "/coalesce-stop-some"
-        let request = try SchemeRequest("app://x\(path)?chunks=30&chunk=1000&interval=30")
+        let path = "/" + OriginServer.unique("coalesce-stop-some")
+        let gate = OriginServer.unique("gate")
+        // The origin sends the first chunk, then holds the other 29 until the gate opens.
+        let request = try SchemeRequest("app://x\(path)?chunks=30&chunk=1000&gate=\(gate):1")
         let sinks = (0..<5).map { _ in RecordingSink() }
         let tasks = sinks.map { registry.task(for: request, sink: $0) }
         for task in tasks { task.start() }
@@ -97,13 +109,14 @@ struct PreloaderTests {
             tasks[index].stop()
             sinks[index].markStopped()
         }
+        try await origin.release(gate)
         for sink in sinks[3...] { await withTimeout(sink) }
         for sink in sinks[3...] {
             #expect(sink.isFinished)
             #expect(sink.body == OriginServer.pattern(count: 30_000))
         }
         for sink in sinks { #expect(sink.violations.isEmpty) }
-        let stats = try await origin.stats(path)
+        let stats = try await origin.waitForStats(path) { $0.completed == 1 }
         #expect(stats.requests == 1)
         #expect(stats.completed == 1)
         #expect(stats.aborted == 0)
@@ -111,41 +124,53 @@ struct PreloaderTests {
 
     @Test func upstreamIsCancelledOnlyAfterTheLastHolderLeaves() async throws {
         let (origin, preloader, registry) = try setUp()
-        let path = "/coalesce-last-holder"
-        let request = try SchemeRequest("app://x\(path)?chunks=400&chunk=1000&interval=25")
+        let path = "/" + OriginServer.unique("coalesce-last-holder")
+        let first = OriginServer.unique("gate")
+        let second = OriginServer.unique("gate")
+        // The origin sends one chunk, holds until `first` opens, sends one more, then holds the
+        // remaining 398 behind `second` (never opened: only the last stop can end the exchange).
+        let request = try SchemeRequest("app://x\(path)?chunks=400&chunk=1000&gate=\(first):1&gate=\(second):2")
         let sinks = (0..<3).map { _ in RecordingSink() }
         let tasks = sinks.map { registry.task(for: request, sink: $0) }
         for task in tasks { task.start() }
         #expect(await eventually { sinks.allSatisfy { !$0.body.isEmpty } })
         tasks[0].stop()
         tasks[1].stop()
-        // The remaining task keeps receiving: the upstream is still alive.
-        let before = sinks[2].body.count
-        #expect(await eventually { sinks[2].body.count > before + 4000 })
+        // Both stopped tasks have left the fetch (each records its timing as it leaves) ...
+        #expect(await eventually { preloader.recentTimings.filter { $0.outcome == .stopped }.count == 2 })
+        #expect(preloader.metrics.cancelled == 0)
+        // ... and the remaining task keeps receiving: the upstream is still alive.
+        try await origin.release(first)
+        #expect(await eventually { sinks[2].body.count == 2000 })
+        #expect(sinks[2].body == OriginServer.pattern(count: 2000))
         #expect(try await origin.stats(path).aborted == 0)
+        #expect(preloader.metrics.cancelled == 0)
         tasks[2].stop()
         let stats = try await origin.waitForStats(path) { $0.aborted == 1 }
         #expect(stats.aborted == 1)
+        #expect(stats.completed == 0)
         #expect(stats.requests == 1)
         #expect(preloader.metrics.cancelled == 1)
     }
 
     @Test func cancellingAnUnclaimedPreloadCancelsItsFetch() async throws {
         let (origin, preloader, _) = try setUp()
-        let path = "/preload-cancel"
-        let target = url("app://x\(path)?chunks=400&chunk=1000&interval=25")
+        let path = "/" + OriginServer.unique("preload-cancel")
+        // The origin holds the body after the first chunk; only the cancel can end the exchange.
+        let target = url("app://x\(path)?chunks=400&chunk=1000&gate=\(OriginServer.unique("gate")):1")
         preloader.preload(target)
         #expect(await eventually { preloader.bufferedBytes > 0 })
         #expect(preloader.cancelPreload(target))
         let stats = try await origin.waitForStats(path) { $0.aborted == 1 }
         #expect(stats.aborted == 1)
+        #expect(stats.completed == 0)
         #expect(await eventually { preloader.bufferedBytes == 0 })
     }
 
     @Test func unclaimedPreloadsExpire() async throws {
         let clock = ManualClock()
         let (origin, preloader, registry) = try setUp(.init(expiry: .seconds(180)), clock: clock)
-        let path = "/preload-expire"
+        let path = "/" + OriginServer.unique("preload-expire")
         let target = url("app://x\(path)?size=2000")
         preloader.preload(target)
         try await origin.waitForStats(path) { $0.completed == 1 }
@@ -166,13 +191,15 @@ struct PreloaderTests {
 
     @Test func overTheMemoryBoundTheOldestUnclaimedPreloadIsDropped() async throws {
         let (origin, preloader, _) = try setUp(.init(memoryLimit: 150_000))
-        let first = url("app://x/preload-memory-a?size=100000")
-        let second = url("app://x/preload-memory-b?size=100000")
+        let pathA = "/" + OriginServer.unique("preload-memory-a")
+        let pathB = "/" + OriginServer.unique("preload-memory-b")
+        let first = url("app://x\(pathA)?size=100000")
+        let second = url("app://x\(pathB)?size=100000")
         preloader.preload(first)
-        try await origin.waitForStats("/preload-memory-a") { $0.completed == 1 }
+        try await origin.waitForStats(pathA) { $0.completed == 1 }
         #expect(await eventually { preloader.bufferedBytes == 100_000 })
         preloader.preload(second)
-        try await origin.waitForStats("/preload-memory-b") { $0.completed == 1 }
+        try await origin.waitForStats(pathB) { $0.completed == 1 }
         #expect(await eventually { !preloader.isPreloaded(first) })
         #expect(preloader.isPreloaded(second))
         #expect(preloader.metrics.evicted == 1)
@@ -202,7 +229,7 @@ struct PreloaderTests {
 
     @Test func headAndRangeRequestsGoDirectlyToTheNetwork() async throws {
         let (origin, preloader, registry) = try setUp()
-        let path = "/preload-direct"
+        let path = "/" + OriginServer.unique("preload-direct")
         let sink = RecordingSink()
         var fields = HTTPFields()
         fields[.range] = "bytes=0-9"
