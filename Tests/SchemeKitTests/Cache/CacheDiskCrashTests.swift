@@ -76,8 +76,8 @@ struct CacheDiskCrashTests {
     )
     func killingAWriterAtAnyMomentNeverLeavesATornEntryServed() async throws {
         let helper = try #require(Self.helper)
-        let cache = TemporaryDirectory("crash")
-        let logs = TemporaryDirectory("crash-logs")
+        let cache = CacheTemporaryDirectory("crash")
+        let logs = CacheTemporaryDirectory("crash-logs")
         defer {
             cache.remove()
             logs.remove()
@@ -147,7 +147,7 @@ struct CacheDiskCrashTests {
         #expect(served >= lastStored.count)
         // Nothing but the helper's keys' entries remains (torn leftovers were removed).
         let expectedFiles = Set(keys.map(DiskStorage.fileName(forKey:)))
-        let files = TemporaryDirectory.entryFiles(in: cache.url).map(\.lastPathComponent)
+        let files = CacheTemporaryDirectory.entryFiles(in: cache.url).map(\.lastPathComponent)
         #expect(files.allSatisfy(expectedFiles.contains))
     }
 }

@@ -5,8 +5,8 @@ import Testing
 
 struct CacheDiskStorageTests {
     private func open(
-        _ directory: TemporaryDirectory, sizeLimit: Int = 1 << 20, clock: ManualClock = ManualClock()
-    ) throws -> DiskStorage.Backend<ManualClock> {
+        _ directory: CacheTemporaryDirectory, sizeLimit: Int = 1 << 20, clock: CacheTestClock = CacheTestClock()
+    ) throws -> DiskStorage.Backend<CacheTestClock> {
         try DiskStorage.Backend(
             config: .init(directory: directory.url, sizeLimit: sizeLimit, expiration: .never), clock: clock)
     }
@@ -18,7 +18,7 @@ struct CacheDiskStorageTests {
     }
 
     @Test func storesReadsAndRemoves() throws {
-        let directory = TemporaryDirectory()
+        let directory = CacheTemporaryDirectory()
         defer { directory.remove() }
         let disk = try open(directory)
         try disk.store(testBytes(1000), forKey: "https://cdn.example/a.png")
@@ -33,11 +33,11 @@ struct CacheDiskStorageTests {
         disk.removeAll()
         #expect(disk.count == 0)
         #expect(disk.totalSize == 0)
-        #expect(TemporaryDirectory.entryFiles(in: directory.url).isEmpty)
+        #expect(CacheTemporaryDirectory.entryFiles(in: directory.url).isEmpty)
     }
 
     @Test func persistsAcrossInstances() throws {
-        let directory = TemporaryDirectory()
+        let directory = CacheTemporaryDirectory()
         defer { directory.remove() }
         do {
             let disk = try open(directory)
@@ -51,7 +51,7 @@ struct CacheDiskStorageTests {
     }
 
     @Test func entriesSurviveALostIndex() throws {
-        let directory = TemporaryDirectory()
+        let directory = CacheTemporaryDirectory()
         defer { directory.remove() }
         try open(directory).store(testBytes(300), forKey: "a")
         try FileManager.default.removeItem(at: directory.url.appendingPathComponent("index.json"))
@@ -61,9 +61,9 @@ struct CacheDiskStorageTests {
     }
 
     @Test func evictsLeastRecentlyUsedBySizeAndRemembersOrderAcrossRestarts() throws {
-        let directory = TemporaryDirectory()
+        let directory = CacheTemporaryDirectory()
         defer { directory.remove() }
-        let clock = ManualClock()
+        let clock = CacheTestClock()
         // Each entry file is 1000 bytes of data + 49 bytes of header: three fit, four do not.
         let limit = 3 * 1049 + 500
         do {
@@ -82,11 +82,11 @@ struct CacheDiskStorageTests {
         try reopened.store(testBytes(1000), forKey: "e")  // evicts c, the least recently used
         #expect(reopened.value(forKey: "c") == nil)
         for key in ["a", "d", "e"] { #expect(reopened.value(forKey: key) != nil, "\(key)") }
-        #expect(TemporaryDirectory.entryFiles(in: directory.url).count == 3)
+        #expect(CacheTemporaryDirectory.entryFiles(in: directory.url).count == 3)
     }
 
     @Test func refusesAnEntryLargerThanTheLimit() throws {
-        let directory = TemporaryDirectory()
+        let directory = CacheTemporaryDirectory()
         defer { directory.remove() }
         let disk = try open(directory, sizeLimit: 1000)
         #expect(throws: DiskStorageError.self) { try disk.store(testBytes(2000), forKey: "a") }
@@ -94,9 +94,9 @@ struct CacheDiskStorageTests {
     }
 
     @Test func expiresWithTheClockAndAcrossRestarts() throws {
-        let directory = TemporaryDirectory()
+        let directory = CacheTemporaryDirectory()
         defer { directory.remove() }
-        let clock = ManualClock()
+        let clock = CacheTestClock()
         let disk = try open(directory, clock: clock)
         try disk.store(testBytes(10), forKey: "minute", expiration: .seconds(60))
         try disk.store(testBytes(10), forKey: "hour", expiration: .seconds(3600))
@@ -104,20 +104,20 @@ struct CacheDiskStorageTests {
         #expect(disk.value(forKey: "minute") != nil)
         clock.advance(by: .seconds(2))
         #expect(disk.value(forKey: "minute") == nil)
-        #expect(TemporaryDirectory.entryFiles(in: directory.url).count == 1)
+        #expect(CacheTemporaryDirectory.entryFiles(in: directory.url).count == 1)
 
         // A new instance reads the expiry from the index: still alive, then expired.
-        let laterClock = ManualClock()
+        let laterClock = CacheTestClock()
         let reopened = try open(directory, clock: laterClock)
         #expect(reopened.value(forKey: "hour") != nil)
         laterClock.advance(by: .seconds(3600))
         #expect(reopened.removeExpired() == 1)
         #expect(reopened.value(forKey: "hour") == nil)
-        #expect(TemporaryDirectory.entryFiles(in: directory.url).isEmpty)
+        #expect(CacheTemporaryDirectory.entryFiles(in: directory.url).isEmpty)
     }
 
     @Test func writesAreAtomicAndLeaveNoTemporaryFiles() throws {
-        let directory = TemporaryDirectory()
+        let directory = CacheTemporaryDirectory()
         defer { directory.remove() }
         let disk = try open(directory)
         for round in 0..<5 { try disk.store(testBytes(4096, seed: UInt8(round)), forKey: "a") }
@@ -128,7 +128,7 @@ struct CacheDiskStorageTests {
     }
 
     @Test func leftoverTemporaryFilesAreIgnoredAndStaleOnesRemoved() throws {
-        let directory = TemporaryDirectory()
+        let directory = CacheTemporaryDirectory()
         defer { directory.remove() }
         let stale = directory.url.appendingPathComponent(".tmp-stale")
         let fresh = directory.url.appendingPathComponent(".tmp-fresh")
@@ -163,7 +163,7 @@ struct CacheDiskStorageTests {
 
     @Test(arguments: Damage.allCases)
     func damagedEntryIsDroppedAndNotServed(_ damage: Damage) throws {
-        let directory = TemporaryDirectory()
+        let directory = CacheTemporaryDirectory()
         defer { directory.remove() }
         let disk = try open(directory)
         try disk.store(testBytes(2000), forKey: "victim")
@@ -178,7 +178,7 @@ struct CacheDiskStorageTests {
 
     @Test(arguments: Damage.allCases)
     func damagedEntryIsDroppedWhenOpening(_ damage: Damage) throws {
-        let directory = TemporaryDirectory()
+        let directory = CacheTemporaryDirectory()
         defer { directory.remove() }
         try open(directory).store(testBytes(2000), forKey: "victim")
         try FileManager.default.removeItem(at: directory.url.appendingPathComponent("index.json"))
@@ -186,16 +186,16 @@ struct CacheDiskStorageTests {
         try damage.apply(to: file)
         let reopened = try open(directory)
         #expect(reopened.value(forKey: "victim") == nil)
-        #expect(TemporaryDirectory.entryFiles(in: directory.url).isEmpty)
+        #expect(CacheTemporaryDirectory.entryFiles(in: directory.url).isEmpty)
     }
 
     @Test func aForeignKeyUnderTheSameFileNameIsAMiss() throws {
-        let directory = TemporaryDirectory()
+        let directory = CacheTemporaryDirectory()
         defer { directory.remove() }
         let disk = try open(directory)
         try disk.store(testBytes(100), forKey: "real")
         // Simulate a hash collision: another key's entry file under "real"'s name.
-        let otherDirectory = TemporaryDirectory()
+        let otherDirectory = CacheTemporaryDirectory()
         defer { otherDirectory.remove() }
         let other = try open(otherDirectory)
         try other.store(testBytes(100, seed: 3), forKey: "impostor")
@@ -209,7 +209,7 @@ struct CacheDiskStorageTests {
     }
 
     @Test func entriesWrittenByAnotherInstanceAreFound() throws {
-        let directory = TemporaryDirectory()
+        let directory = CacheTemporaryDirectory()
         defer { directory.remove() }
         let reader = try open(directory)
         let writer = try open(directory)
@@ -220,7 +220,7 @@ struct CacheDiskStorageTests {
 
     @Test(.timeLimit(.minutes(1)))
     func concurrentReadersAndWritersSeeOnlyCompleteValues() async throws {
-        let directory = TemporaryDirectory()
+        let directory = CacheTemporaryDirectory()
         defer { directory.remove() }
         let disk = try open(directory, sizeLimit: 64 << 20)
         let keys = (0..<8).map { "key-\($0)" }
@@ -269,16 +269,16 @@ struct CacheDiskStorageTests {
     }
 
     @Test func aDirectoryUnderARegularFileCannotBeOpened() throws {
-        let directory = TemporaryDirectory()
+        let directory = CacheTemporaryDirectory()
         defer { directory.remove() }
         let file = directory.url.appendingPathComponent("file.txt")
         try Data("x".utf8).write(to: file)
         #expect(throws: DiskStorageError.self) {
             _ = try DiskStorage.Backend(
-                config: .init(directory: file.appendingPathComponent("cache")), clock: ManualClock())
+                config: .init(directory: file.appendingPathComponent("cache")), clock: CacheTestClock())
         }
         #expect(throws: DiskStorageError.self) {
-            _ = try DiskStorage.Backend(config: .init(directory: file), clock: ManualClock())
+            _ = try DiskStorage.Backend(config: .init(directory: file), clock: CacheTestClock())
         }
     }
 }

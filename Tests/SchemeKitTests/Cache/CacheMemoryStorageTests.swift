@@ -5,9 +5,9 @@ import Testing
 
 struct CacheMemoryStorageTests {
     private func makeStorage(cost: Int = 1000, count: Int = 100) -> (
-        MemoryStorage.Backend<Data, ManualClock>, ManualClock
+        MemoryStorage.Backend<Data, CacheTestClock>, CacheTestClock
     ) {
-        let clock = ManualClock()
+        let clock = CacheTestClock()
         let config = MemoryStorage.Config(totalCostLimit: cost, countLimit: count, expiration: .never)
         return (MemoryStorage.Backend(config: config, clock: clock), clock)
     }

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// A fresh directory under the temporary directory, removed by ``remove()``.
-struct TemporaryDirectory {
+struct CacheTemporaryDirectory {
     let url: URL
 
     init(_ label: String = "cache") {
@@ -41,7 +41,7 @@ func testBytes(_ count: Int, seed: UInt8 = 1) -> Data {
 }
 
 /// A thread-safe counter.
-final class Counter: Sendable {
+final class CacheCounter: Sendable {
     private let value = Mutex(0)
 
     func increment() { value.withLock { $0 += 1 } }

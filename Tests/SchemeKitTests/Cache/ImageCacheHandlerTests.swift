@@ -10,7 +10,7 @@ private struct ScriptedUpstream: SchemeHandler {
     var status: HTTPResponse.Status = .ok
     var mimeType = "image/png"
     var body = testBytes(2048)
-    let calls = Counter()
+    let calls = CacheCounter()
 
     var name: String { "upstream" }
 
@@ -30,7 +30,7 @@ private struct ScriptedUpstream: SchemeHandler {
 
 struct ImageCacheHandlerTests {
     private func makeRegistry(
-        _ handler: ImageCacheHandler<ManualClock>
+        _ handler: ImageCacheHandler<CacheTestClock>
     ) throws -> SchemeRegistry {
         let registry = SchemeRegistry()
         try registry.register(handler, for: "app")
@@ -46,8 +46,8 @@ struct ImageCacheHandlerTests {
         return (sink, task)
     }
 
-    private func memoryCache() -> ImageCache<ManualClock> {
-        ImageCache(disk: nil, clock: ManualClock())
+    private func memoryCache() -> ImageCache<CacheTestClock> {
+        ImageCache(disk: nil, clock: CacheTestClock())
     }
 
     @Test func servesAnImageTheNativeSidePut() async throws {
@@ -65,11 +65,11 @@ struct ImageCacheHandlerTests {
     }
 
     @Test func servesFromDiskInANewInstance() async throws {
-        let directory = TemporaryDirectory()
+        let directory = CacheTemporaryDirectory()
         defer { directory.remove() }
-        ImageCache(disk: .init(directory: directory.url), clock: ManualClock())
+        ImageCache(disk: .init(directory: directory.url), clock: CacheTestClock())
             .put(testBytes(777), mimeType: "image/gif", forURL: URL(string: "https://cdn.example/x.gif")!)
-        let cache = ImageCache(disk: .init(directory: directory.url), clock: ManualClock())
+        let cache = ImageCache(disk: .init(directory: directory.url), clock: CacheTestClock())
         let registry = try makeRegistry(ImageCacheHandler(cache: cache))
         let (sink, _) = try await run(registry, "app://cdn.example/x.gif")
         #expect(sink.response?.headerFields[.contentType] == "image/gif")
@@ -99,10 +99,10 @@ struct ImageCacheHandlerTests {
     }
 
     @Test func aMissGoesUpstreamIsStoredAndTheNextRequestHitsTheCache() async throws {
-        let directory = TemporaryDirectory()
+        let directory = CacheTemporaryDirectory()
         defer { directory.remove() }
         let upstream = ScriptedUpstream()
-        let cache = ImageCache(disk: .init(directory: directory.url), clock: ManualClock())
+        let cache = ImageCache(disk: .init(directory: directory.url), clock: CacheTestClock())
         let registry = try makeRegistry(ImageCacheHandler(cache: cache, upstream: upstream))
         let (first, _) = try await run(registry, "app://cdn.example/new.png")
         #expect(first.body == upstream.body)
@@ -136,7 +136,7 @@ struct ImageCacheHandlerTests {
         case .tooLarge: maximum = 1000
         case .noStore: upstream.mimeType = "image/png"
         }
-        let handler: ImageCacheHandler<ManualClock>
+        let handler: ImageCacheHandler<CacheTestClock>
         let cache = memoryCache()
         if kind == .noStore {
             let inner = upstream
@@ -203,7 +203,7 @@ struct ImageCacheHandlerTests {
     func aStopMidUpstreamStoresNothingAndWritesNothingAfterTheStop() async throws {
         let cache = memoryCache()
         let (wrote, wroteContinuation) = AsyncStream.makeStream(of: Void.self)
-        let lateWriteThrew = Counter()
+        let lateWriteThrew = CacheCounter()
         let upstream = ClosureHandler { _, writer in
             try await writer.writeHead(SchemeResponse(status: .ok, mimeType: "image/png", expectedContentLength: 200))
             try await writer.write(testBytes(100))

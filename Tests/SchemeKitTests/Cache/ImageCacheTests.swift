@@ -26,9 +26,9 @@ struct ImageCacheTests {
     }
 
     @Test func answersFromMemoryThenFromDiskAfterPurge() throws {
-        let directory = TemporaryDirectory()
+        let directory = CacheTemporaryDirectory()
         defer { directory.remove() }
-        let cache = ImageCache(disk: .init(directory: directory.url), clock: ManualClock())
+        let cache = ImageCache(disk: .init(directory: directory.url), clock: CacheTestClock())
         let png = testBytes(5000)
         cache.put(png, mimeType: "image/png", forURL: URL(string: "https://cdn.example/a.png")!)
         let url = URL(string: "app://cdn.example/a.png")!
@@ -45,19 +45,19 @@ struct ImageCacheTests {
     }
 
     @Test func diskEntriesServeANewInstance() throws {
-        let directory = TemporaryDirectory()
+        let directory = CacheTemporaryDirectory()
         defer { directory.remove() }
         let key = ImageCacheKey(rawValue: "https://cdn.example/b.webp")
-        ImageCache(disk: .init(directory: directory.url), clock: ManualClock())
+        ImageCache(disk: .init(directory: directory.url), clock: CacheTestClock())
             .put(testBytes(300), mimeType: "image/webp", forKey: key)
-        let hit = ImageCache(disk: .init(directory: directory.url), clock: ManualClock()).get(forKey: key)
+        let hit = ImageCache(disk: .init(directory: directory.url), clock: CacheTestClock()).get(forKey: key)
         #expect(hit == ImageCacheHit(data: testBytes(300), mimeType: "image/webp", tier: .disk))
     }
 
     @Test func expiryAppliesToBothTiersWithoutSleeping() throws {
-        let directory = TemporaryDirectory()
+        let directory = CacheTemporaryDirectory()
         defer { directory.remove() }
-        let clock = ManualClock()
+        let clock = CacheTestClock()
         let cache = ImageCache(disk: .init(directory: directory.url), clock: clock)
         let key = ImageCacheKey(rawValue: "https://cdn.example/c.png")
         cache.put(testBytes(10), mimeType: "image/png", forKey: key, expiration: .seconds(30))
@@ -69,9 +69,9 @@ struct ImageCacheTests {
     }
 
     @Test func aDiskHitIsNotKeptInMemoryLongerThanOnDisk() throws {
-        let directory = TemporaryDirectory()
+        let directory = CacheTemporaryDirectory()
         defer { directory.remove() }
-        let clock = ManualClock()
+        let clock = CacheTestClock()
         let cache = ImageCache(
             memory: .init(expiration: .never), disk: .init(directory: directory.url), clock: clock)
         let key = ImageCacheKey(rawValue: "k")
@@ -83,13 +83,13 @@ struct ImageCacheTests {
     }
 
     @Test func anUncreatableDirectoryDegradesToMemoryOnlyWithAWarning() throws {
-        let directory = TemporaryDirectory()
+        let directory = CacheTemporaryDirectory()
         defer { directory.remove() }
         let file = directory.url.appendingPathComponent("file.txt")
         try Data("x".utf8).write(to: file)
         let warnings = WarningLog()
         let cache = ImageCache(
-            disk: .init(directory: file.appendingPathComponent("cache")), clock: ManualClock(), onWarning: warnings.sink
+            disk: .init(directory: file.appendingPathComponent("cache")), clock: CacheTestClock(), onWarning: warnings.sink
         )
         #expect(cache.disk == nil)
         #expect(warnings.all.count == 1)
@@ -101,11 +101,11 @@ struct ImageCacheTests {
     }
 
     @Test func aFailingDiskWriteKeepsTheImageInMemoryWithAWarning() throws {
-        let directory = TemporaryDirectory()
+        let directory = CacheTemporaryDirectory()
         defer { directory.remove() }
         let cacheDirectory = directory.url.appendingPathComponent("images")
         let warnings = WarningLog()
-        let cache = ImageCache(disk: .init(directory: cacheDirectory), clock: ManualClock(), onWarning: warnings.sink)
+        let cache = ImageCache(disk: .init(directory: cacheDirectory), clock: CacheTestClock(), onWarning: warnings.sink)
         #expect(cache.disk != nil)
         // The directory disappears and a regular file takes its place: every write fails.
         try FileManager.default.removeItem(at: cacheDirectory)

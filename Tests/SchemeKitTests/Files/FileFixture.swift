@@ -97,7 +97,7 @@ func exchange(
 }
 
 /// A sink that discards bytes, counting them, and samples the resident set size as it goes.
-final class CountingSink: SchemeTaskSink {
+final class DiscardingCountingSink: SchemeTaskSink {
     private struct State {
         var bytes: Int64 = 0
         var chunks = 0

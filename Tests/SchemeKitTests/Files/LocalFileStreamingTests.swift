@@ -17,7 +17,7 @@ extension FilesTests {
             try fixture.sparseFile("gig.bin", size: size, markers: [(size - 4, Data("tail".utf8))])
             let registry = SchemeRegistry()
             try registry.register(LocalFileHandler(root: fixture.root), for: "app")
-            let sink = CountingSink(sampleEvery: 256)
+            let sink = DiscardingCountingSink(sampleEvery: 256)
             let before = try #require(ProcessMemory.residentBytes())
             await registry.handle(try SchemeRequest("app://localhost/gig.bin"), sink: sink)
             #expect(sink.status == 200)

@@ -167,21 +167,3 @@ func eventually(timeout: Duration = .seconds(10), _ condition: () -> Bool) async
     return true
 }
 
-/// Runs `operation`, failing with a timeout error when it takes longer than `limit`.
-func withTimeout<T: Sendable>(
-    _ limit: Duration = .seconds(20),
-    _ operation: @escaping @Sendable () async throws -> T
-) async throws -> T {
-    try await withThrowingTaskGroup(of: T?.self) { group in
-        group.addTask { try await operation() }
-        group.addTask {
-            try await Task.sleep(for: limit)
-            return nil
-        }
-        defer { group.cancelAll() }
-        guard let first = try await group.next(), let value = first else {
-            throw OriginServer.LaunchError(description: "timed out after \(limit)")
-        }
-        return value
-    }
-}

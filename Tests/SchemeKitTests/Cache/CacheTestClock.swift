@@ -1,7 +1,7 @@
 import Synchronization
 
 /// A clock that moves only when a test says so: expiry is tested without sleeping.
-final class ManualClock: Clock, Sendable {
+final class CacheTestClock: Clock, Sendable {
     struct Instant: InstantProtocol {
         var offset: Duration
 
