@@ -53,9 +53,7 @@ struct Renderer {
     func run() async throws -> Int32 {
         let executor = glib.executor
         let registry = SchemeRegistry()
-        // TEMPORARY: `TemporaryFileHandler` until LocalFileHandler is merged into main.
-        try registry.register(
-            TemporaryFileHandler(root: URL(fileURLWithPath: options.directory)), for: options.scheme)
+        try registry.register(LocalFileHandler(root: URL(fileURLWithPath: options.directory)), for: options.scheme)
         let adapter = try await executor.run {
             WebKitSchemeAdapter(registry: registry, context: webkit_web_context_get_default(), executor: executor)
         }

@@ -24,7 +24,7 @@ final class WebKitHarness: Sendable {
         appDirectory = Self.sampleApp()
         registry = SchemeRegistry()
         slow = SlowHandler()
-        try registry.register(TemporaryFileHandler(root: appDirectory), for: "app", host: "localhost")
+        try registry.register(LocalFileHandler(root: appDirectory), for: "app", host: "localhost")
         try registry.register(slow, for: "app", host: "slow")
         let made = Mutex<WebKitSchemeAdapter?>(nil)
         let done = DispatchSemaphore(value: 0)
@@ -40,12 +40,10 @@ final class WebKitHarness: Sendable {
         adapter = made.withLock { $0! }
     }
 
-    /// `Samples/app` (or `$SCHEMEKIT_SAMPLE_APP`).
+    /// The repository's `Samples/app`, found from this file's path
+    /// (`Samples/WebKitGTK/Tests/SchemeKitWebKitGTKTests/WebKitHarness.swift`).
     static func sampleApp() -> URL {
-        if let path = ProcessInfo.processInfo.environment["SCHEMEKIT_SAMPLE_APP"] {
-            return URL(fileURLWithPath: path)
-        }
-        return URL(fileURLWithPath: #filePath)
+        URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("app")
     }
