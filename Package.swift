@@ -14,11 +14,14 @@ let package = Package(
     products: [
         .library(name: "SchemeKit", targets: ["SchemeKit"]),
         .library(name: "SchemeKitTesting", targets: ["SchemeKitTesting"]),
+        .library(name: "SchemeKitPackages", targets: ["SchemeKitPackages"]),
         .library(name: "SchemeServe", targets: ["SchemeServe"]),
         .executable(name: "schemeserve", targets: ["schemeserve"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
@@ -71,8 +74,44 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "SchemeKitPackages",
+            dependencies: [
+                "SchemeKit",
+                "CSchemeKitPackagesShims",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .systemLibrary(name: "CSchemeKitPackagesShims"),
+        .executableTarget(
+            name: "PackageInstallHelper",
+            dependencies: ["SchemeKitPackages"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SchemeKitPackagesTests",
+            dependencies: [
+                "SchemeKitPackages", "SchemeKit", "PackageInstallHelper",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ],
+            resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings
+        ),
+        // Not a product: a process the tests start and kill mid-write (crash-safety tests).
+        .executableTarget(
+            name: "SchemeKitFaultHelper",
+            dependencies: ["SchemeKit"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "SchemeKitTests",
+            dependencies: ["SchemeKit", "SchemeKitTesting", "SchemeKitFaultHelper"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SchemeKitTestingTests",
             dependencies: ["SchemeKit", "SchemeKitTesting"],
             swiftSettings: swiftSettings
         ),

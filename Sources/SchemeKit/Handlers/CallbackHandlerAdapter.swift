@@ -4,7 +4,9 @@ public import HTTPTypes
 ///
 /// The adapter calls ``CallbackSchemeHandler/start(_:)``, forwards the task's calls to the guarded
 /// writer in order, and calls ``CallbackSchemeHandler/stop(_:)`` once when the engine stops the
-/// task. A callback handler always answers (it cannot pass).
+/// task after it started (a task stopped before it started is never started). Calls the callback
+/// code makes on its task after the stop are dropped. A callback handler always answers (it
+/// cannot pass).
 public struct CallbackHandlerAdapter<Handler: CallbackSchemeHandler>: SchemeHandler {
     /// The wrapped handler.
     public let handler: Handler
@@ -25,6 +27,8 @@ public struct CallbackHandlerAdapter<Handler: CallbackSchemeHandler>: SchemeHand
         let task = CallbackSchemeTask(request: request)
         let handler = self.handler
         await withTaskCancellationHandler {
+            // A stop that came first means the callback handler is never started (nor stopped).
+            guard task.markStarted() else { return }
             handler.start(task)
             for await event in task.events {
                 do {
@@ -41,8 +45,8 @@ public struct CallbackHandlerAdapter<Handler: CallbackSchemeHandler>: SchemeHand
                 }
             }
         } onCancel: {
-            task.markStopped()
-            handler.stop(task)
+            // `onCancel` runs at most once; `stop` only reaches a handler that was started.
+            if task.markStopped() { handler.stop(task) }
         }
         return .handled
     }

@@ -4,7 +4,7 @@ public import HTTPTypes
 ///
 /// Wrap it in a ``CallbackHandlerAdapter`` to register it. The adapter gives the handler a
 /// ``CallbackSchemeTask`` whose methods never crash: after the engine stops the task (and
-/// ``stop(_:)`` was called) every call on it is dropped and counted, which is the guard every
+/// ``stop(_:)`` was called) every call on it is dropped, never reaching the engine: the guard every
 /// WKURLSchemeHandler app otherwise writes by hand.
 ///
 /// ```swift

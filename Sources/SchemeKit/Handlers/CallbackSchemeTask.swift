@@ -18,7 +18,8 @@ public final class CallbackSchemeTask: Sendable, Hashable {
     public let request: SchemeRequest
     let events: AsyncStream<Event>
     private let continuation: AsyncStream<Event>.Continuation
-    private let stopped = Atomic<Bool>(false)
+    /// 0: not started, 1: started, 2: stopped.
+    private let phase = Atomic<UInt8>(0)
 
     init(request: SchemeRequest) {
         self.request = request
@@ -26,7 +27,7 @@ public final class CallbackSchemeTask: Sendable, Hashable {
     }
 
     /// Whether the engine stopped this task; calls after that are dropped.
-    public var isStopped: Bool { stopped.load(ordering: .acquiring) }
+    public var isStopped: Bool { phase.load(ordering: .acquiring) == 2 }
 
     /// Sends the response head.
     public func didReceive(_ response: SchemeResponse) { continuation.yield(.head(response)) }
@@ -46,9 +47,17 @@ public final class CallbackSchemeTask: Sendable, Hashable {
         continuation.finish()
     }
 
-    func markStopped() {
-        stopped.store(true, ordering: .releasing)
+    /// Moves to "started"; `false` when the task was stopped first (then the handler must not start).
+    func markStarted() -> Bool {
+        phase.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged
+    }
+
+    /// Moves to "stopped" and ends the event stream; `true` when the handler had been started
+    /// (and so must be told to stop), `false` when it never started or was already stopped.
+    func markStopped() -> Bool {
+        let previous = phase.exchange(2, ordering: .acquiringAndReleasing)
         continuation.finish()
+        return previous == 1
     }
 
     /// Identity.

@@ -18,6 +18,21 @@ public struct RequestKindRouter: SchemeHandler {
     public let fallback: (any SchemeHandler)?
     /// The union of every handler's methods.
     public let supportedMethods: Set<HTTPRequest.Method>
+    /// Each kind's handler with its name and methods, read once at init rather than per request.
+    private let entries: [RequestKind: Entry]
+    private let fallbackEntry: Entry?
+
+    private struct Entry: Sendable {
+        let handler: any SchemeHandler
+        let name: String
+        let methods: Set<HTTPRequest.Method>
+
+        init(_ handler: any SchemeHandler) {
+            self.handler = handler
+            self.name = handler.name
+            self.methods = handler.supportedMethods
+        }
+    }
 
     /// Creates a router.
     ///
@@ -27,8 +42,10 @@ public struct RequestKindRouter: SchemeHandler {
     public init(routes: [RequestKind: any SchemeHandler], fallback: (any SchemeHandler)? = nil) {
         self.routes = routes
         self.fallback = fallback
-        var methods = fallback?.supportedMethods ?? []
-        for handler in routes.values { methods.formUnion(handler.supportedMethods) }
+        self.entries = routes.mapValues(Entry.init)
+        self.fallbackEntry = fallback.map(Entry.init)
+        var methods = fallbackEntry?.methods ?? []
+        for entry in entries.values { methods.formUnion(entry.methods) }
         self.supportedMethods = methods
     }
 
@@ -37,11 +54,11 @@ public struct RequestKindRouter: SchemeHandler {
 
     /// Sends the request to the handler for its kind.
     public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome {
-        guard let handler = routes[RequestKind.of(request)] ?? fallback,
-            handler.supportedMethods.contains(request.method)
+        guard let entry = entries[RequestKind.of(request)] ?? fallbackEntry,
+            entry.methods.contains(request.method)
         else { return .passed }
-        return try await SchemeHandlerTrace.$name.withValue(handler.name) {
-            try await handler.handle(request, writer: writer)
+        return try await SchemeHandlerTrace.$name.withValue(entry.name) {
+            try await entry.handler.handle(request, writer: writer)
         }
     }
 }

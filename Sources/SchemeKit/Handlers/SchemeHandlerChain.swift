@@ -17,11 +17,20 @@ public struct SchemeHandlerChain: SchemeHandler {
     public let handlers: [any SchemeHandler]
     /// The union of the handlers' methods.
     public let supportedMethods: Set<HTTPRequest.Method>
+    /// Each handler's name and methods, read once here rather than per request.
+    private let entries: [Entry]
 
-    /// Creates a chain from an array of handlers.
+    private struct Entry: Sendable {
+        let handler: any SchemeHandler
+        let name: String
+        let methods: Set<HTTPRequest.Method>
+    }
+
+    /// Creates a chain from an array of handlers. Their names and methods are read once, here.
     public init(_ handlers: [any SchemeHandler]) {
         self.handlers = handlers
-        self.supportedMethods = handlers.reduce(into: []) { $0.formUnion($1.supportedMethods) }
+        self.entries = handlers.map { Entry(handler: $0, name: $0.name, methods: $0.supportedMethods) }
+        self.supportedMethods = entries.reduce(into: []) { $0.formUnion($1.methods) }
     }
 
     /// Creates a chain from handlers.
@@ -34,10 +43,10 @@ public struct SchemeHandlerChain: SchemeHandler {
 
     /// Asks each handler that supports the method until one answers.
     public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome {
-        for handler in handlers where handler.supportedMethods.contains(request.method) {
+        for entry in entries where entry.methods.contains(request.method) {
             try Task.checkCancellation()
-            let outcome = try await SchemeHandlerTrace.$name.withValue(handler.name) {
-                try await handler.handle(request, writer: writer)
+            let outcome = try await SchemeHandlerTrace.$name.withValue(entry.name) {
+                try await entry.handler.handle(request, writer: writer)
             }
             if outcome == .handled { return .handled }
         }

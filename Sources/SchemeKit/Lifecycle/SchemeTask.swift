@@ -45,6 +45,11 @@ public struct SchemeTask: Sendable {
     /// Whether the engine stopped this task.
     public var isStopped: Bool { storage.isStopped }
 
+    /// This task's own counters, in the registry's shape: `started` is 1, at most one of
+    /// `finished`, `failed` and `stopped` is 1 (all 0 while the task is live), plus the writes
+    /// dropped after the stop and the handler's protocol misuses for this task alone.
+    public var metrics: SchemeTaskMetrics { storage.metrics }
+
     /// The name of the handler that wrote the response head (`"not-found"` for the registry's 404),
     /// or `nil` while none has.
     public var respondingHandler: String? { storage.respondingHandler }

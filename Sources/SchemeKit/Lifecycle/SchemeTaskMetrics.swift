@@ -18,6 +18,24 @@ public struct SchemeTaskMetrics: Sendable, Hashable, CustomStringConvertible {
     /// Protocol violations by handlers (second head, data before head, write after finish).
     public var misuseErrors: Int
 
+    /// Creates a snapshot, for comparing against ``SchemeRegistry/metrics`` or
+    /// ``SchemeTask/metrics`` in tests. Every counter defaults to 0.
+    public init(
+        started: Int = 0,
+        finished: Int = 0,
+        failed: Int = 0,
+        stopped: Int = 0,
+        writesDroppedAfterStop: Int = 0,
+        misuseErrors: Int = 0
+    ) {
+        self.started = started
+        self.finished = finished
+        self.failed = failed
+        self.stopped = stopped
+        self.writesDroppedAfterStop = writesDroppedAfterStop
+        self.misuseErrors = misuseErrors
+    }
+
     /// Tasks started and not yet finished, failed or stopped.
     public var live: Int { started - finished - failed - stopped }
 

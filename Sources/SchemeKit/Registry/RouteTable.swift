@@ -1,19 +1,53 @@
+import HTTPTypes
+
 /// The registry's routes: scheme → host → path prefix → handler. A plain value, swapped whole.
 struct RouteTable: Sendable {
     struct Route: Sendable {
-        var host: String?
-        var pathPrefix: String
-        var handler: any SchemeHandler
+        let host: String?
+        let pathPrefix: String
+        let handler: any SchemeHandler
+        /// The handler's trace name, read once at registration: the default `name` reflects on
+        /// the type, far too slow to do per request.
+        let name: String
+        /// The handler's methods, read once at registration (the default builds a new set).
+        let methods: Set<HTTPRequest.Method>
+        /// Whether ``methods`` holds GET / HEAD: the common check without hashing.
+        let allowsGet: Bool
+        let allowsHead: Bool
+
+        init(host: String?, pathPrefix: String, handler: any SchemeHandler) {
+            self.host = host
+            self.pathPrefix = pathPrefix
+            self.handler = handler
+            self.name = handler.name
+            self.methods = handler.supportedMethods
+            self.allowsGet = methods.contains(.get)
+            self.allowsHead = methods.contains(.head)
+        }
+
+        /// Whether the handler takes `method`.
+        func allows(_ method: HTTPRequest.Method) -> Bool {
+            if method == .get { return allowsGet }
+            if method == .head { return allowsHead }
+            return methods.contains(method)
+        }
     }
 
-    private(set) var routes: [String: [Route]] = [:]
+    /// Routes by scheme. An array, not a dictionary: apps register one to three schemes, and
+    /// comparing a few short strings is cheaper than hashing one on every request.
+    private(set) var schemeRoutes: [(scheme: String, routes: [Route])] = []
 
     var schemes: [SchemeName] {
-        routes.keys.sorted().compactMap(SchemeName.init(rawValue:))
+        schemeRoutes.map(\.scheme).sorted().compactMap(SchemeName.init(rawValue:))
+    }
+
+    private func index(of scheme: String) -> Int? {
+        schemeRoutes.firstIndex { $0.scheme == scheme }
     }
 
     mutating func add(_ route: Route, scheme: SchemeName) throws(SchemeRegistryError) {
-        var list = routes[scheme.rawValue, default: []]
+        let index = index(of: scheme.rawValue)
+        var list = index.map { schemeRoutes[$0].routes } ?? []
         if list.contains(where: { $0.host == route.host && $0.pathPrefix == route.pathPrefix }) {
             throw .duplicateRoute("\(scheme)://\(route.host ?? "*")\(route.pathPrefix)")
         }
@@ -23,25 +57,40 @@ struct RouteTable: Sendable {
             if (lhs.host != nil) != (rhs.host != nil) { return lhs.host != nil }
             return lhs.pathPrefix.utf8.count > rhs.pathPrefix.utf8.count
         }
-        routes[scheme.rawValue] = list
+        if let index {
+            schemeRoutes[index].routes = list
+        } else {
+            schemeRoutes.append((scheme.rawValue, list))
+        }
     }
 
     @discardableResult
     mutating func remove(scheme: SchemeName, host: String?, pathPrefix: String?) -> Bool {
-        guard var list = routes[scheme.rawValue] else { return false }
+        guard let index = index(of: scheme.rawValue) else { return false }
+        var list = schemeRoutes[index].routes
         let before = list.count
         list.removeAll { route in
             (pathPrefix == nil && host == nil) || (route.host == host && (pathPrefix == nil || route.pathPrefix == pathPrefix))
         }
-        routes[scheme.rawValue] = list.isEmpty ? nil : list
+        if list.isEmpty {
+            schemeRoutes.remove(at: index)
+        } else {
+            schemeRoutes[index].routes = list
+        }
         return list.count != before
     }
 
     func handler(scheme: String, host: String, path: String) -> (any SchemeHandler)? {
-        guard let list = routes[scheme] else { return nil }
+        route(scheme: scheme, host: host, path: path)?.handler
+    }
+
+    /// The most specific route for a request: its host's routes first, then the longest prefix.
+    func route(scheme: String, host: String, path: String) -> Route? {
+        guard let index = index(of: scheme) else { return nil }
+        let list = schemeRoutes[index].routes
         for route in list {
             if let routeHost = route.host, routeHost != host { continue }
-            if Self.path(path, hasPrefix: route.pathPrefix) { return route.handler }
+            if Self.path(path, hasPrefix: route.pathPrefix) { return route }
         }
         return nil
     }

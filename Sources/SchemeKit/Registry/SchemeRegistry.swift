@@ -1,5 +1,4 @@
 import HTTPTypes
-import Synchronization
 
 /// Handlers by scheme, host and path prefix; the entry point every engine adapter calls.
 ///
@@ -20,7 +19,7 @@ import Synchronization
 ///
 /// The registry is `Sendable`; registration and dispatch may happen from any thread.
 public final class SchemeRegistry: Sendable {
-    private let table = Mutex(RouteTable())
+    private let table = LockedRouteTable()
     let counters = SchemeTaskCounters()
 
     /// Creates an empty registry.
@@ -33,6 +32,9 @@ public final class SchemeRegistry: Sendable {
     ///   - scheme: The scheme name, case-insensitive (`"app"`).
     ///   - host: Only requests for this host (case-insensitive). Default: any host.
     ///   - pathPrefix: Only paths under this prefix, by whole segments. Default: `/`, every path.
+    ///
+    /// The handler's ``SchemeHandler/name`` and ``SchemeHandler/supportedMethods`` are read once,
+    /// here, not per request.
     /// - Throws: ``SchemeRegistryError`` for an invalid or reserved scheme, a prefix not starting
     ///   with `/`, or a route already taken.
     public func register(
@@ -75,11 +77,19 @@ public final class SchemeRegistry: Sendable {
     ///   - request: The request.
     ///   - sink: The engine side that receives the response.
     public func task(for request: SchemeRequest, sink: some SchemeTaskSink) -> SchemeTask {
-        var handler = self.handler(for: request)
-        if let found = handler, !found.supportedMethods.contains(request.method) {
-            handler = MethodNotAllowedHandler(allowed: found.supportedMethods)
+        let route = table.withLock { $0.route(scheme: request.scheme, host: request.host, path: request.path) }
+        let storage: GuardedTask
+        if let route, route.allows(request.method) {
+            storage = GuardedTask(
+                request: request, sink: sink, handler: route.handler, handlerName: route.name, counters: counters)
+        } else if let route {
+            let filter = MethodNotAllowedHandler(allowed: route.methods)
+            storage = GuardedTask(
+                request: request, sink: sink, handler: filter, handlerName: filter.name, counters: counters)
+        } else {
+            storage = GuardedTask(request: request, sink: sink, handler: nil, handlerName: "", counters: counters)
         }
-        return SchemeTask(storage: GuardedTask(request: request, sink: sink, handler: handler, counters: counters))
+        return SchemeTask(storage: storage)
     }
 
     /// Runs `request` to completion against `sink` in the calling task.

@@ -4,20 +4,21 @@ public import SchemeKit
 /// Builds the handler chain a ``ServeConfiguration`` describes:
 ///
 /// ```
-/// dotfile guard → precompressed siblings → small-file cache → files → listing → image cache → network
+/// dotfile guard → precompressed siblings → small-file cache → files → image cache → network
 /// ```
 ///
 /// Each element is present only when its option asks for it (the guard unless `dotfiles`, the
-/// listing with `list`, the image cache with an image-cache directory, the network with a
-/// fallback origin). The resource handlers themselves come from ``ServeHandlerFactories``.
+/// image cache with an image-cache directory, the network with a fallback origin). The resource
+/// handlers themselves come from ``ServeHandlerFactories``; the file handler lists directories
+/// with `list`.
 public struct ServeHandlerChainBuilder: Sendable {
     /// The configuration to build from.
     public var configuration: ServeConfiguration
-    /// Where the resource handlers come from. Default: ``ServeHandlerFactories/interim``.
+    /// Where the resource handlers come from. Default: ``ServeHandlerFactories/standard``.
     public var factories: ServeHandlerFactories
 
     /// Creates a builder.
-    public init(configuration: ServeConfiguration, factories: ServeHandlerFactories = .interim) {
+    public init(configuration: ServeConfiguration, factories: ServeHandlerFactories = .standard) {
         self.configuration = configuration
         self.factories = factories
     }
@@ -30,7 +31,14 @@ public struct ServeHandlerChainBuilder: Sendable {
         guard let resolver = ServePathResolver(root: configuration.root) else {
             throw ServeError.notADirectory(configuration.root.path(percentEncoded: false))
         }
-        let files = try factories.files(.init(root: configuration.root, spa: configuration.spa))
+        let files = try factories.files(
+            .init(
+                root: configuration.root,
+                spa: configuration.spa,
+                dotfiles: configuration.dotfiles,
+                listDirectories: configuration.listDirectories
+            )
+        )
         var handlers: [any SchemeHandler] = []
         if !configuration.dotfiles { handlers.append(DotfileGuard()) }
         if configuration.gzip { handlers.append(PrecompressedSiblingHandler(files: files)) }
@@ -45,9 +53,6 @@ public struct ServeHandlerChainBuilder: Sendable {
             )
         } else {
             handlers.append(files)
-        }
-        if configuration.listDirectories {
-            handlers.append(DirectoryListingHandler(resolver: resolver, showDotfiles: configuration.dotfiles))
         }
         var remote: (any SchemeHandler)?
         if let origin = configuration.fallbackOrigin {

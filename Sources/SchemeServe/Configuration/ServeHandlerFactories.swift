@@ -5,8 +5,8 @@ public import SchemeKit
 ///
 /// ``ServeHandlerChainBuilder`` asks these factories for the file handler, the image cache and
 /// the network fallback, and wraps them with schemeserve's own handlers (dotfile guard,
-/// precompressed siblings, small-file cache, listing). Swap a factory to serve through another
-/// implementation; ``interim`` is the built-in set.
+/// precompressed siblings, small-file cache). Swap a factory to serve through another
+/// implementation; ``standard`` is SchemeKit's set.
 public struct ServeHandlerFactories: Sendable {
     /// Options the file handler is built with.
     public struct FileOptions: Sendable {
@@ -14,6 +14,10 @@ public struct ServeHandlerFactories: Sendable {
         public var root: URL
         /// Whether an extensionless path that matches nothing gets `/index.html`.
         public var spa: Bool
+        /// Whether dotfiles and dot-directories are served.
+        public var dotfiles: Bool
+        /// Whether directories without an index file are listed.
+        public var listDirectories: Bool
     }
 
     /// Makes the handler that serves files under a directory; it must pass (not answer 404) for
@@ -36,21 +40,34 @@ public struct ServeHandlerFactories: Sendable {
         self.network = network
     }
 
-    /// The built-in handlers.
-    ///
-    /// TEMPORARY: until SchemeKit's `LocalFileHandler`, `ImageCacheHandler` and
-    /// `NetworkFallbackHandler` are merged, these are schemeserve's interim stand-ins (no image
-    /// cache yet: `--image-cache` is refused).
-    public static var interim: ServeHandlerFactories {
+    /// SchemeKit's handlers: `LocalFileHandler` (symlinks followed only within the root, hidden
+    /// files denied unless `dotfiles`, listing with `listDirectories`, `Cache-Control: no-cache`),
+    /// `ImageCacheHandler` over a memory tier and a disk tier in the given directory, and
+    /// `NetworkFallbackHandler` rewriting `scheme://host/path` to the origin's scheme, host and
+    /// port (the origin's path is not used).
+    public static var standard: ServeHandlerFactories {
         ServeHandlerFactories(
             files: { options in
-                guard let resolver = ServePathResolver(root: options.root) else {
-                    throw ServeError.notADirectory(options.root.path(percentEncoded: false))
-                }
-                return InterimFileHandler(resolver: resolver, spa: options.spa)
+                LocalFileHandler(
+                    configuration: LocalFileHandler.Configuration(
+                        root: .directory(options.root),
+                        singlePageFallback: options.spa,
+                        hiddenFiles: options.dotfiles ? .allow : .deny,
+                        directoryListing: options.listDirectories
+                    )
+                )
             },
-            imageCache: nil,
-            network: { origin in InterimNetworkHandler(origin: origin) }
+            imageCache: { directory, next in
+                ImageCacheHandler(cache: ImageCache(disk: DiskStorage.Config(directory: directory)), upstream: next)
+            },
+            network: { origin in
+                let rule = NetworkRewriteRule(
+                    scheme: origin.scheme ?? "https",
+                    host: origin.host(percentEncoded: false),
+                    port: origin.port
+                )
+                return NetworkFallbackHandler(upstream: NetworkUpstream(rewriter: NetworkRewriter(defaultRule: rule)))
+            }
         )
     }
 }

@@ -10,9 +10,9 @@ import SchemeKit
     import Darwin
 #endif
 
-/// Maps a request path to a file under the root, safely: the shared path logic of the handlers
-/// schemeserve adds around the file handler (listing, small-file cache validation, the interim
-/// file handler).
+/// Maps a request path to a file under the root, safely: what the small-file cache uses to find
+/// the file whose size and modification time validate a cached response (it never serves a file
+/// itself; serving is the file handler's job).
 ///
 /// Rules: percent-decode exactly once; refuse encoded separators (`%2f`, `%5c`), backslashes,
 /// NUL (raw or `%00`), invalid UTF-8, `..` segments and overlong paths; resolve symlinks with

@@ -42,14 +42,14 @@ public struct SchemeServer: Sendable {
     ///
     /// - Parameters:
     ///   - configuration: What to serve and how.
-    ///   - factories: Where the resource handlers come from. Default: ``ServeHandlerFactories/interim``.
+    ///   - factories: Where the resource handlers come from. Default: ``ServeHandlerFactories/standard``.
     ///   - logger: Diagnostics (warnings, lifecycle).
     ///   - accessLogger: The access log's logger, or `nil` for no access log. Default: `logger`.
     /// - Throws: ``ServeError`` for an invalid configuration (not a directory, bad scheme,
     ///   unavailable option).
     public init(
         configuration: ServeConfiguration,
-        factories: ServeHandlerFactories = .interim,
+        factories: ServeHandlerFactories = .standard,
         logger: Logger,
         accessLogger: Logger?? = .none
     ) throws {

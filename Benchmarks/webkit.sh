@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# WebKitGTK benchmarks for SchemeKit (run from anywhere; needs libwebkitgtk-6.0-dev, xvfb, xauth,
+# nginx-light, python3):
+#   (a) cold vs warm: `headless-render --iterations N` on the sample app — a new view per load vs a
+#       pooled, recycled view. Target: warm median >= 10x faster than cold.
+#   (b) transport: the same page through app:// (SchemeKit), file:// and HTTP from nginx on
+#       loopback, each on warm pooled views. Target: app:// <= 1.1x file://, and faster than HTTP.
+#       WebKit keeps HTTP responses in its memory cache between loads (nginx sends Last-Modified,
+#       so after the first load only the page's no-store fetch()es reach nginx), while custom-scheme
+#       responses are never cached whatever their Cache-Control. So HTTP is measured twice: as
+#       served by default (cached), and with `Cache-Control: no-store` (every load fetches, like
+#       app:// and file://) — the transport-to-transport comparison.
+# Each is run on the sample app as is, and on a copy without its <video> element: WebKitGTK's
+# media player refuses app:// URLs and file:// media outside its sandbox, and setting up (and
+# failing) those GStreamer pipelines is a large share of the full page's load time.
+#
+# Usage: Benchmarks/webkit.sh [APP_DIR] [ITERATIONS]   (defaults: Samples/app, 20)
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+APP="$(cd "${1:-$ROOT/Samples/app}" && pwd)"
+ITERATIONS="${2:-20}"
+PORT="${NGINX_PORT:-18089}"
+WORK="$(mktemp -d)"
+NGINX_PID=""
+
+cleanup() {
+    if [[ -n "$NGINX_PID" ]]; then kill "$NGINX_PID" 2>/dev/null || true; fi
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+echo "== building headless-render (release)"
+(cd "$ROOT/Samples/WebKitGTK" && swift build -c release --product headless-render 2>&1 | grep -v "prohibited flag" | tail -1)
+RENDER="$ROOT/Samples/WebKitGTK/.build/release/headless-render"
+
+# A copy of the app without its <video> element.
+cp -r "$APP" "$WORK/novideo"
+python3 - "$WORK/novideo/index.html" <<'PY'
+import re, sys
+path = sys.argv[1]
+html = open(path).read()
+open(path, "w").write(re.sub(r"<video.*?</video>", "", html, flags=re.S))
+PY
+
+# nginx on loopback, its own prefix and config, serving both copies.
+mkdir -p "$WORK/nginx/logs"
+cat > "$WORK/nginx/nginx.conf" <<CONF
+daemon off;
+worker_processes 2;
+pid $WORK/nginx/nginx.pid;
+error_log $WORK/nginx/logs/error.log;
+events { worker_connections 256; }
+http {
+    include /etc/nginx/mime.types;
+    types { text/javascript mjs; }
+    access_log off;
+    sendfile on;
+    server {
+        listen 127.0.0.1:$PORT;
+        location /full/ { alias $APP/; }
+        location /novideo/ { alias $WORK/novideo/; }
+        location /full-nostore/ { alias $APP/; add_header Cache-Control no-store; }
+        location /novideo-nostore/ { alias $WORK/novideo/; add_header Cache-Control no-store; }
+    }
+}
+CONF
+nginx -c "$WORK/nginx/nginx.conf" -p "$WORK/nginx" &
+NGINX_PID=$!
+for _ in $(seq 50); do
+    if python3 -c "import socket; socket.create_connection(('127.0.0.1', $PORT), 0.2)" 2>/dev/null; then break; fi
+    sleep 0.1
+done
+
+# run DIR [extra args…] → prints the JSON report
+run() {
+    xvfb-run -a "$RENDER" "$@" --iterations "$ITERATIONS" --json --timeout 600 2>/dev/null | tail -1
+}
+
+field() { python3 -c "import json,sys; print('%.1f' % json.loads(sys.argv[1])['$2'])" "$1"; }
+ratio() { python3 -c "import sys; print('%.2f' % (float(sys.argv[1]) / float(sys.argv[2])))" "$1" "$2"; }
+
+for variant in full novideo; do
+    dir="$APP"
+    [[ "$variant" == novideo ]] && dir="$WORK/novideo"
+    echo "== $variant page ($ITERATIONS iterations each)"
+    app_json="$(run "$dir")"
+    file_json="$(run "$dir" --url "file://$dir/index.html")"
+    http_json="$(run "$dir" --url "http://127.0.0.1:$PORT/$variant/index.html")"
+    nostore_json="$(run "$dir" --url "http://127.0.0.1:$PORT/$variant-nostore/index.html")"
+    cold="$(field "$app_json" coldMedianMs)"
+    warm="$(field "$app_json" warmMedianMs)"
+    file_warm="$(field "$file_json" warmMedianMs)"
+    http_warm="$(field "$http_json" warmMedianMs)"
+    nostore_warm="$(field "$nostore_json" warmMedianMs)"
+    echo "(a) app:// cold median ${cold} ms (p90 $(field "$app_json" coldP90Ms)), warm median ${warm} ms (p90 $(field "$app_json" warmP90Ms)): warm is $(ratio "$cold" "$warm")x faster (target >= 10x)"
+    echo "(b) warm medians: app:// ${warm} ms, file:// ${file_warm} ms, http:// (nginx, no-store) ${nostore_warm} ms, http:// (nginx, WebKit-cached) ${http_warm} ms"
+    echo "    app:// / file:// = $(ratio "$warm" "$file_warm") (target <= 1.10); app:// / http:// no-store = $(ratio "$warm" "$nostore_warm") (target < 1); app:// / http:// cached = $(ratio "$warm" "$http_warm")"
+done

@@ -1,0 +1,20 @@
+import Foundation
+
+/// A value behind a lock, for state that holds raw GLib pointers (which `Mutex` would require to be
+/// `Sendable`).
+///
+/// `@unchecked Sendable`: `value` is only reached through ``withLock(_:)``.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}

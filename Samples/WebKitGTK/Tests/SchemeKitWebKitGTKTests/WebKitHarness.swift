@@ -1,0 +1,121 @@
+import CWebKitGTK
+import Dispatch
+import Foundation
+import SchemeKit
+import SchemeKitWebKitGTK
+import Synchronization
+
+/// One GTK/WebKit instance per test process: the GLib main thread, a registry with the sample app
+/// (`app://localhost/`) and a slow streaming handler (`app://slow/`), and the adapter serving them.
+final class WebKitHarness: Sendable {
+    let glib: GLibMainThread
+    let registry: SchemeRegistry
+    let adapter: WebKitSchemeAdapter
+    let slow: SlowHandler
+    let appDirectory: URL
+
+    /// The shared harness, or why it could not start (no display: run under `xvfb-run -a`).
+    static let shared: Result<WebKitHarness, any Error> = Result { try WebKitHarness() }
+
+    static func get() throws -> WebKitHarness { try shared.get() }
+
+    private init() throws {
+        glib = try GLibMainThread()
+        appDirectory = Self.sampleApp()
+        registry = SchemeRegistry()
+        slow = SlowHandler()
+        try registry.register(LocalFileHandler(root: appDirectory), for: "app", host: "localhost")
+        try registry.register(slow, for: "app", host: "slow")
+        let made = Mutex<WebKitSchemeAdapter?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let registry = self.registry
+        let executor = glib.executor
+        executor.execute {
+            let adapter = WebKitSchemeAdapter(
+                registry: registry, context: webkit_web_context_get_default(), executor: executor)
+            made.withLock { $0 = adapter }
+            done.signal()
+        }
+        done.wait()
+        adapter = made.withLock { $0! }
+    }
+
+    /// The repository's `Samples/app`, found from this file's path
+    /// (`Samples/WebKitGTK/Tests/SchemeKitWebKitGTKTests/WebKitHarness.swift`).
+    static func sampleApp() -> URL {
+        URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("app")
+    }
+
+    /// A fresh view (not pooled).
+    func makeSession() async throws -> WebViewSession {
+        let session = try await WebViewSession.make(executor: glib.executor)
+        glib.installExitHandler()
+        return session
+    }
+}
+
+/// Bounds `body` in time: throws ``WebKitGTKError`` `timedOut` after `seconds`.
+func withTimeout<T: Sendable>(
+    _ seconds: Double, _ what: String, _ body: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    try await withThrowingTaskGroup(of: T.self) { group in
+        group.addTask { try await body() }
+        group.addTask {
+            try await Task.sleep(for: .seconds(seconds))
+            throw WebKitGTKError.timedOut("\(what) took more than \(seconds) s")
+        }
+        defer { group.cancelAll() }
+        return try await group.next()!
+    }
+}
+
+/// Polls `condition` every 20 ms for at most `seconds`.
+func eventually(_ seconds: Double = 5, _ condition: () async -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + .seconds(seconds)
+    while ContinuousClock.now < deadline {
+        if await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+    return await condition()
+}
+
+/// `app://slow/`: `/page.html` fetches `/stream`, which writes a head and a first chunk, then one
+/// chunk every 20 ms until stopped — a response that never ends on its own.
+final class SlowHandler: SchemeHandler {
+    struct Record {
+        var started = 0
+        var cancelled = 0
+        var writesAfterCancel = 0
+    }
+
+    let record = Mutex(Record())
+    var name: String { "slow" }
+
+    func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome {
+        if request.path == "/page.html" {
+            let html = """
+                <!doctype html><title>slow</title><script>
+                fetch('/stream').then(r => { window.streaming = true; return r.text() })
+                </script>
+                """
+            try await writer.respond(.ok, mimeType: "text/html", body: Data(html.utf8))
+            return .handled
+        }
+        record.withLock { $0.started += 1 }
+        try await writer.writeHead(SchemeResponse(status: .ok, mimeType: "application/octet-stream"))
+        let chunk = Data(repeating: 0x61, count: 16 << 10)
+        do {
+            while true {
+                try await writer.write(chunk)
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        } catch {
+            record.withLock { $0.cancelled += 1 }
+            // A stopped task must refuse further writes.
+            if (try? await writer.write(chunk)) != nil { record.withLock { $0.writesAfterCancel += 1 } }
+            throw error
+        }
+    }
+}

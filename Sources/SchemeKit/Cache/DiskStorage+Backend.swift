@@ -1,0 +1,403 @@
+public import Foundation
+import Synchronization
+
+extension DiskStorage {
+    /// Values on disk, one file per key, least recently used evicted first.
+    ///
+    /// ## Contract
+    /// - Writes are atomic: the entry is written to a temporary file in the same directory,
+    ///   `fsync`ed, then renamed over the entry's file. A crash at any moment leaves the old
+    ///   entry, the new one, or none — never a torn one — and a reader in another process sees
+    ///   the old file or the new one.
+    /// - Reads verify the entry's header (magic, key, lengths, header checksum), the file's
+    ///   length and the data checksum; an entry that fails is deleted and reported as a miss.
+    /// - Entry file names are a 128-bit FNV-1a hash of the key (``FNV1a/hash128Hex(_:)``); the
+    ///   key is stored in the entry and checked, so a hash collision is a miss, never a wrong value.
+    /// - Expiry and last access live in the backend's own index (file dates cannot be set
+    ///   reliably on Linux), persisted as `index.json` in the directory after each change, so
+    ///   they survive restarts; lookups update access order in memory and it reaches the file
+    ///   with the next change or ``flush()``.
+    /// - Thread-safe: the index sits behind a lock; file contents are read and written outside it.
+    ///   Methods do blocking file I/O: call them off the main thread.
+    ///
+    /// Time comes from `C`, so tests drive expiry with a manual clock instead of sleeping.
+    public final class Backend<C: Clock>: Sendable where C.Duration == Duration {
+        struct Entry: Sendable {
+            var key: String
+            var size: Int
+            var expiresAt: Date?
+            var accessedAt: Date
+            /// Changes with every store, so a reader that found a corrupt file does not delete a
+            /// newer entry written meanwhile.
+            var serial: UInt64
+        }
+
+        struct State: Sendable {
+            /// By entry file name.
+            var entries = LRUIndex<String, Entry>()
+            var totalSize = 0
+            var nextSerial: UInt64 = 1
+
+            mutating func insert(_ entry: Entry, file: String) {
+                if let old = entries.remove(file) { totalSize -= old.size }
+                entries.set(entry, forKey: file)
+                totalSize += entry.size
+            }
+
+            @discardableResult
+            mutating func remove(file: String) -> Entry? {
+                guard let old = entries.remove(file) else { return nil }
+                totalSize -= old.size
+                return old
+            }
+        }
+
+        /// The directory, limits and defaults.
+        public let config: Config
+        let time: CacheTimeSource<C>
+        private let directoryPath: String
+        private let state: Mutex<State>
+
+        /// Opens (creating when needed) the cache directory and loads its index.
+        ///
+        /// Entries missing from the index are read back from their headers; torn or corrupt
+        /// entry files and stale temporary files are deleted.
+        ///
+        /// - Parameters:
+        ///   - config: The directory, limits and default expiration.
+        ///   - clock: The clock expiry is measured with.
+        /// - Throws: ``DiskStorageError`` when the directory cannot be created.
+        public init(config: Config, clock: C) throws(DiskStorageError) {
+            self.config = config
+            self.time = CacheTimeSource(clock: clock)
+            let path = config.directory.standardizedFileURL.path
+            self.directoryPath = path
+            do {
+                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            } catch {
+                throw .cannotCreateDirectory(path, error)
+            }
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw .cannotCreateDirectory(path, CocoaError(.fileWriteFileExists))
+            }
+            var initial = Self.load(directory: path, staleTemporaryFileAge: config.staleTemporaryFileAge)
+            self.state = Mutex(State())
+            state.withLock { state in
+                swap(&state, &initial)
+                evictIfNeeded(&state, now: time.now())
+                persistIndex(state)
+            }
+        }
+
+        deinit {
+            flush()
+        }
+
+        // MARK: Verbs
+
+        /// Stores `data` for `key`, replacing any previous value, and evicts what no longer fits.
+        ///
+        /// - Parameters:
+        ///   - data: The value.
+        ///   - key: The key (at most 16 KiB of UTF-8).
+        ///   - expiration: When the entry expires. Default: ``Config/expiration``.
+        /// - Throws: ``DiskStorageError`` when the entry is larger than the size limit, or the file
+        ///   cannot be written (directory gone or read-only, disk full). The previous value, if
+        ///   any, is kept then.
+        public func store(_ data: Data, forKey key: String, expiration: CacheExpiration? = nil) throws(DiskStorageError)
+        {
+            let keyLength = key.utf8.count
+            guard keyLength <= DiskEntryHeader.maximumKeyLength else { throw .keyTooLong(keyLength) }
+            let now = time.now()
+            let header = DiskEntryHeader(
+                key: key,
+                dataLength: UInt64(data.count),
+                checksum: FNV1a.checksum(data),
+                storedAt: now,
+                expiresAt: (expiration ?? config.expiration).expiryDate(storedAt: now)
+            )
+            guard header.fileSize <= config.sizeLimit else {
+                throw .entryTooLarge(key, size: header.fileSize, limit: config.sizeLimit)
+            }
+            let file = DiskStorage.fileName(forKey: key)
+            let temporary = "\(directoryPath)/\(DiskStorage.temporaryPrefix)\(UUID().uuidString)"
+            do {
+                try DiskFileIO.writeNewFile(temporary, [header.encoded(), data])
+            } catch {
+                throw .writeFailed(key, error)
+            }
+            try state.withLock { (state: inout State) throws(DiskStorageError) in
+                do {
+                    try DiskFileIO.move(temporary, to: path(of: file))
+                } catch {
+                    DiskFileIO.remove(temporary)
+                    throw .writeFailed(key, error)
+                }
+                let entry = Entry(
+                    key: key, size: header.fileSize, expiresAt: header.expiresAt, accessedAt: now,
+                    serial: state.nextSerial)
+                state.nextSerial += 1
+                state.insert(entry, file: file)
+                evictIfNeeded(&state, now: now)
+                persistIndex(state)
+            }
+        }
+
+        /// The value for `key`, or `nil` when absent, expired, torn or corrupted (the last three
+        /// are deleted). A hit makes the entry the most recently used.
+        ///
+        /// An entry another process wrote into the directory after this backend opened it is
+        /// found too, and joins the index.
+        public func value(forKey key: String) -> Data? {
+            entry(forKey: key)?.data
+        }
+
+        /// The value for `key` with its expiry date; see ``value(forKey:)``.
+        func entry(forKey key: String) -> (data: Data, expiresAt: Date?)? {
+            let file = DiskStorage.fileName(forKey: key)
+            let now = time.now()
+            let lookup = state.withLock { state -> DiskStorage.Lookup in
+                guard let entry = state.entries[file] else { return .probe }
+                guard entry.key == key else { return .miss }
+                if let expiresAt = entry.expiresAt, expiresAt <= now {
+                    state.remove(file: file)
+                    DiskFileIO.remove(path(of: file))
+                    persistIndex(state)
+                    return .miss
+                }
+                state.entries.touch(file)
+                state.entries.update(file) { $0.accessedAt = now }
+                return .indexed(serial: entry.serial)
+            }
+            let serial: UInt64?
+            switch lookup {
+            case .miss: return nil
+            case .indexed(let found): serial = found
+            case .probe: serial = nil
+            }
+            guard let bytes = DiskFileIO.readFile(path(of: file)) else {
+                if let serial { drop(file, serial: serial, deleteFile: false) }
+                return nil
+            }
+            guard let header = DiskEntryHeader.decode(bytes), header.key == key,
+                header.fileSize == bytes.count
+            else {
+                // Torn, corrupt, or another key's entry with the same hash (kept then).
+                let foreign = DiskEntryHeader.decode(bytes).map { $0.key != key && $0.fileSize == bytes.count } ?? false
+                if !foreign { drop(file, serial: serial, deleteFile: true) }
+                return nil
+            }
+            let data = bytes.subdata(in: header.headerLength..<bytes.count)
+            guard FNV1a.checksum(data) == header.checksum else {
+                drop(file, serial: serial, deleteFile: true)
+                return nil
+            }
+            if let expiresAt = header.expiresAt, expiresAt <= now {
+                drop(file, serial: serial, deleteFile: true)
+                return nil
+            }
+            if serial == nil {
+                adopt(header, file: file, now: now)
+            }
+            return (data, header.expiresAt)
+        }
+
+        /// Removes the value for `key`, if any.
+        public func remove(forKey key: String) {
+            let file = DiskStorage.fileName(forKey: key)
+            state.withLock { state in
+                if let entry = state.entries[file], entry.key != key { return }
+                state.remove(file: file)
+                DiskFileIO.remove(path(of: file))
+                persistIndex(state)
+            }
+        }
+
+        /// Removes every entry file in the directory, including entries other processes wrote.
+        public func removeAll() {
+            state.withLock { state in
+                state.entries.removeAll()
+                state.totalSize = 0
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: directoryPath)) ?? []
+                for name in names where name.hasSuffix(DiskStorage.entrySuffix) {
+                    DiskFileIO.remove(path(of: name))
+                }
+                persistIndex(state)
+            }
+        }
+
+        /// Removes every expired entry.
+        ///
+        /// - Returns: The number of entries removed.
+        @discardableResult
+        public func removeExpired() -> Int {
+            let now = time.now()
+            return state.withLock { state in
+                let removed = removeExpired(&state, now: now)
+                if removed > 0 { persistIndex(state) }
+                return removed
+            }
+        }
+
+        /// The total size of the entry files, in bytes (expired entries not yet dropped included).
+        public var totalSize: Int { state.withLock { $0.totalSize } }
+
+        /// The number of entries (expired entries not yet dropped included).
+        public var count: Int { state.withLock { $0.entries.count } }
+
+        /// Writes the index now, with the latest access times. Also done on every change and when
+        /// the backend is deinitialised.
+        public func flush() {
+            state.withLock { persistIndex($0) }
+        }
+
+        // MARK: Internals
+
+        /// The path of the entry file `file`.
+        func path(of file: String) -> String {
+            "\(directoryPath)/\(file)"
+        }
+
+        private func drop(_ file: String, serial: UInt64?, deleteFile: Bool) {
+            state.withLock { state in
+                let current = state.entries[file]
+                // A newer store replaced the file meanwhile: leave it alone.
+                if let current, current.serial != serial { return }
+                if current == nil, serial != nil { return }
+                state.remove(file: file)
+                if deleteFile { DiskFileIO.remove(path(of: file)) }
+                persistIndex(state)
+            }
+        }
+
+        private func adopt(_ header: DiskEntryHeader, file: String, now: Date) {
+            state.withLock { state in
+                guard state.entries[file] == nil else { return }
+                let entry = Entry(
+                    key: header.key, size: header.fileSize, expiresAt: header.expiresAt, accessedAt: now,
+                    serial: state.nextSerial)
+                state.nextSerial += 1
+                state.insert(entry, file: file)
+                evictIfNeeded(&state, now: now)
+                persistIndex(state)
+            }
+        }
+
+        private func removeExpired(_ state: inout State, now: Date) -> Int {
+            var removed = 0
+            for (file, entry) in state.entries.entriesOldestFirst {
+                if let expiresAt = entry.expiresAt, expiresAt <= now {
+                    state.remove(file: file)
+                    DiskFileIO.remove(path(of: file))
+                    removed += 1
+                }
+            }
+            return removed
+        }
+
+        private func evictIfNeeded(_ state: inout State, now: Date) {
+            guard state.totalSize > config.sizeLimit else { return }
+            _ = removeExpired(&state, now: now)
+            while state.totalSize > config.sizeLimit, let oldest = state.entries.oldest {
+                state.remove(file: oldest)
+                DiskFileIO.remove(path(of: oldest))
+            }
+        }
+
+        /// Writes `index.json` atomically. Failures are ignored: the index is a hint that the
+        /// entry headers can rebuild.
+        private func persistIndex(_ state: State) {
+            let index = DiskIndexFile(
+                entries: state.entries.entriesOldestFirst.map { file, entry in
+                    DiskIndexFile.Entry(
+                        file: file,
+                        key: entry.key,
+                        size: entry.size,
+                        expires: entry.expiresAt.map(DiskEntryHeader.milliseconds),
+                        accessed: DiskEntryHeader.milliseconds(entry.accessedAt)
+                    )
+                })
+            guard let data = try? JSONEncoder().encode(index) else { return }
+            let temporary = "\(directoryPath)/\(DiskStorage.temporaryPrefix)index-\(UUID().uuidString)"
+            do {
+                try DiskFileIO.writeNewFile(temporary, [data])
+                try DiskFileIO.move(temporary, to: path(of: DiskIndexFile.name))
+            } catch {
+                DiskFileIO.remove(temporary)
+            }
+        }
+
+        /// Reads the directory: the index where it matches the files, entry headers elsewhere.
+        private static func load(directory: String, staleTemporaryFileAge: Duration) -> State {
+            let manager = FileManager.default
+            var indexed: [String: (entry: DiskIndexFile.Entry, rank: Int)] = [:]
+            if let data = manager.contents(atPath: "\(directory)/\(DiskIndexFile.name)"),
+                let index = try? JSONDecoder().decode(DiskIndexFile.self, from: data),
+                index.version == DiskIndexFile.currentVersion
+            {
+                for (rank, entry) in index.entries.enumerated() { indexed[entry.file] = (entry, rank) }
+            }
+            var found: [(file: String, entry: Entry, rank: Int)] = []
+            let names = (try? manager.contentsOfDirectory(atPath: directory)) ?? []
+            let staleBefore = Date().addingTimeInterval(-staleTemporaryFileAge.timeInterval)
+            for name in names {
+                let path = "\(directory)/\(name)"
+                let attributes = try? manager.attributesOfItem(atPath: path)
+                if name.hasPrefix(DiskStorage.temporaryPrefix) {
+                    let modified = attributes?[.modificationDate] as? Date ?? .distantPast
+                    if modified < staleBefore { DiskFileIO.remove(path) }
+                    continue
+                }
+                guard name.hasSuffix(DiskStorage.entrySuffix), let size = (attributes?[.size] as? NSNumber)?.intValue
+                else {
+                    continue
+                }
+                if let (known, rank) = indexed[name], known.size == size,
+                    DiskStorage.fileName(forKey: known.key) == name
+                {
+                    found.append(
+                        (
+                            name,
+                            Entry(
+                                key: known.key, size: size,
+                                expiresAt: known.expires.map(DiskEntryHeader.date),
+                                accessedAt: DiskEntryHeader.date(known.accessed), serial: 0),
+                            rank
+                        ))
+                    continue
+                }
+                // Not in the index (written after it, or the index is lost): trust the header
+                // only when it is intact and the file has exactly the announced length.
+                guard let prefix = DiskFileIO.readPrefix(path, count: 8),
+                    let headerLength = DiskEntryHeader.announcedLength(in: prefix),
+                    let headerBytes = DiskFileIO.readPrefix(path, count: headerLength),
+                    let header = DiskEntryHeader.decode(headerBytes),
+                    header.fileSize == size, DiskStorage.fileName(forKey: header.key) == name
+                else {
+                    DiskFileIO.remove(path)
+                    continue
+                }
+                found.append(
+                    (
+                        name,
+                        Entry(
+                            key: header.key, size: size, expiresAt: header.expiresAt, accessedAt: header.storedAt,
+                            serial: 0),
+                        Int.max
+                    ))
+            }
+            // Oldest access first; ties keep the index's order (it lists oldest first), then entries
+            // the index did not know.
+            found.sort { ($0.entry.accessedAt, $0.rank) < ($1.entry.accessedAt, $1.rank) }
+            var state = State()
+            for (file, entry, _) in found {
+                var entry = entry
+                entry.serial = state.nextSerial
+                state.nextSerial += 1
+                state.insert(entry, file: file)
+            }
+            return state
+        }
+    }
+}

@@ -1,0 +1,163 @@
+public import Foundation
+
+/// Images by URL, in memory and on disk: the cache an app's native image loader fills and
+/// ``ImageCacheHandler`` serves to the web view.
+///
+/// Lookups ask the memory tier first, then the disk tier; a disk hit is promoted to memory.
+/// Stores write both tiers. Keys are ``ImageCacheKey``s, the https equivalent of the URL, so the
+/// native side and the web view (`app://…`) agree.
+///
+/// ```swift
+/// let cache = try ImageCache(disk: .init(directory: cachesURL.appending(path: "images")),
+///                            onWarning: { logger.warning("\($0)") })
+/// // Native side, after downloading an image:
+/// cache.put(png, mimeType: "image/png", forURL: URL(string: "https://cdn.example/a.png")!)
+/// // Web view: app://cdn.example/a.png is now served from memory.
+/// cache.get(forURL: URL(string: "app://cdn.example/a.png")!)?.tier   // .memory
+/// ```
+///
+/// ## Degrading to memory only
+/// The cache never fails a request because of the disk. When the directory cannot be created
+/// (a path under a regular file, no permission) the cache runs memory-only; when a disk write
+/// fails (disk full, directory removed) the image stays in memory. Each time, a one-line warning
+/// goes to `onWarning` — the core has no logging dependency, so pass a closure that forwards to
+/// your logger (or `nil` to ignore them).
+///
+/// Thread-safe. Disk lookups and stores do blocking file I/O: call them off the main thread.
+/// `C` is the clock expiry is measured with (`ContinuousClock` unless a test injects another).
+public final class ImageCache<C: Clock>: Sendable where C.Duration == Duration {
+    /// The memory tier.
+    public let memory: MemoryStorage.Backend<CachedImage, C>
+    /// The disk tier, or `nil` when running memory-only (none configured, or its directory could
+    /// not be opened).
+    public let disk: DiskStorage.Backend<C>?
+    private let onWarning: (@Sendable (String) -> Void)?
+
+    /// Creates a cache.
+    ///
+    /// - Parameters:
+    ///   - memory: The memory tier's limits. Default: 64 MiB, 512 entries, 5-minute expiry.
+    ///   - disk: The disk tier's directory and limits, or `nil` for memory-only. When the
+    ///     directory cannot be opened the cache runs memory-only and warns.
+    ///   - clock: The clock expiry is measured with.
+    ///   - onWarning: Receives a one-line message when the disk tier fails. Default: `nil`.
+    public init(
+        memory: MemoryStorage.Config = MemoryStorage.Config(),
+        disk: DiskStorage.Config?,
+        clock: C,
+        onWarning: (@Sendable (String) -> Void)? = nil
+    ) {
+        self.memory = MemoryStorage.Backend(config: memory, clock: clock)
+        self.onWarning = onWarning
+        if let disk {
+            do {
+                self.disk = try DiskStorage.Backend(config: disk, clock: clock)
+            } catch {
+                self.disk = nil
+                onWarning?("image cache: \(error); continuing memory-only")
+            }
+        } else {
+            self.disk = nil
+        }
+    }
+
+    // MARK: Put
+
+    /// Stores an image in memory and on disk, replacing any previous image for the key.
+    ///
+    /// Never throws: a disk failure leaves the image in memory and sends a warning.
+    ///
+    /// - Parameters:
+    ///   - data: The image bytes.
+    ///   - mimeType: Its MIME type (`image/png`).
+    ///   - key: The key.
+    ///   - expiration: When the image expires, in both tiers. Default: each tier's default.
+    public func put(_ data: Data, mimeType: String, forKey key: ImageCacheKey, expiration: CacheExpiration? = nil) {
+        let image = CachedImage(data: data, mimeType: mimeType)
+        memory.store(image, forKey: key.rawValue, expiration: expiration)
+        guard let disk else { return }
+        do {
+            try disk.store(image.serialized(), forKey: key.rawValue, expiration: expiration)
+        } catch {
+            if !error.isEntryTooLarge { onWarning?("image cache: \(error); kept in memory only") }
+        }
+    }
+
+    /// Stores an image under the key of `url` (its https equivalent); see
+    /// ``put(_:mimeType:forKey:expiration:)``.
+    public func put(_ data: Data, mimeType: String, forURL url: URL, expiration: CacheExpiration? = nil) {
+        put(data, mimeType: mimeType, forKey: ImageCacheKey(url: url), expiration: expiration)
+    }
+
+    // MARK: Get
+
+    /// The image for `key`, from memory or disk, or `nil` when absent, expired or corrupt.
+    ///
+    /// A disk hit is copied to memory (expiring no later than on disk).
+    public func get(forKey key: ImageCacheKey) -> ImageCacheHit? {
+        if let image = memory.value(forKey: key.rawValue) {
+            return ImageCacheHit(data: image.data, mimeType: image.mimeType, tier: .memory)
+        }
+        guard let disk, let (bytes, expiresAt) = disk.entry(forKey: key.rawValue),
+            let image = CachedImage(serialized: bytes)
+        else { return nil }
+        let memoryExpiry = memory.config.expiration.expiryDate(storedAt: memory.time.now())
+        let expiry = [memoryExpiry, expiresAt].compactMap { $0 }.min()
+        memory.store(image, forKey: key.rawValue, expiration: expiry.map(CacheExpiration.date) ?? .never)
+        return ImageCacheHit(data: image.data, mimeType: image.mimeType, tier: .disk)
+    }
+
+    /// The image for `url`'s key; see ``get(forKey:)``.
+    public func get(forURL url: URL) -> ImageCacheHit? {
+        get(forKey: ImageCacheKey(url: url))
+    }
+
+    // MARK: Maintenance
+
+    /// Removes the image for `key` from both tiers.
+    public func remove(forKey key: ImageCacheKey) {
+        memory.remove(forKey: key.rawValue)
+        disk?.remove(forKey: key.rawValue)
+    }
+
+    /// Removes the image for `url`'s key from both tiers.
+    public func remove(forURL url: URL) {
+        remove(forKey: ImageCacheKey(url: url))
+    }
+
+    /// Empties the memory tier; the disk tier keeps everything. Call it on memory pressure.
+    public func purgeMemory() {
+        memory.removeAll()
+    }
+
+    /// Empties both tiers.
+    public func removeAll() {
+        memory.removeAll()
+        disk?.removeAll()
+    }
+
+    /// Removes expired images from both tiers.
+    ///
+    /// - Returns: The number of entries removed (memory and disk counted separately).
+    @discardableResult
+    public func removeExpired() -> Int {
+        memory.removeExpired() + (disk?.removeExpired() ?? 0)
+    }
+
+    /// The bytes held by each tier.
+    public var totalSize: ImageCacheSize {
+        ImageCacheSize(memory: memory.totalSize, disk: disk?.totalSize ?? 0)
+    }
+}
+
+extension ImageCache where C == ContinuousClock {
+    /// Creates a cache measuring expiry with `ContinuousClock`; see
+    /// ``init(memory:disk:clock:onWarning:)``.
+    public convenience init(
+        memory: MemoryStorage.Config = MemoryStorage.Config(),
+        disk: DiskStorage.Config?,
+        onWarning: (@Sendable (String) -> Void)? = nil
+    ) {
+        self.init(memory: memory, disk: disk, clock: ContinuousClock(), onWarning: onWarning)
+    }
+}

@@ -1,0 +1,55 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// An open file descriptor with the metadata `fstat` gave when it was opened.
+///
+/// A plain value: whoever opened it closes it with ``close()`` (the handler does so in a `defer`).
+struct FileDescriptorStat: Sendable {
+    enum Kind: Sendable { case regular, directory, other }
+
+    let fd: Int32
+    let kind: Kind
+    let size: Int64
+    /// Modification time, whole seconds since 1970.
+    let modifiedSeconds: Int64
+    /// Modification time, nanoseconds since 1970.
+    let modifiedNanoseconds: Int64
+    let device: UInt64
+    let inode: UInt64
+
+    /// `fstat`s `fd`; closes it and returns `nil` when that fails.
+    init?(adopting fd: Int32) {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            POSIX.close(fd)
+            return nil
+        }
+        self.fd = fd
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: kind = .regular
+        case S_IFDIR: kind = .directory
+        default: kind = .other
+        }
+        size = Int64(info.st_size)
+        #if canImport(Darwin)
+            let seconds = Int64(info.st_mtimespec.tv_sec)
+            let nanoseconds = Int64(info.st_mtimespec.tv_nsec)
+        #else
+            let seconds = Int64(info.st_mtim.tv_sec)
+            let nanoseconds = Int64(info.st_mtim.tv_nsec)
+        #endif
+        modifiedSeconds = seconds
+        modifiedNanoseconds = seconds &* 1_000_000_000 &+ nanoseconds
+        device = UInt64(truncatingIfNeeded: info.st_dev)
+        inode = UInt64(truncatingIfNeeded: info.st_ino)
+    }
+
+    func close() {
+        POSIX.close(fd)
+    }
+}

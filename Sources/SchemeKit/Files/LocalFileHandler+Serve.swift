@@ -1,0 +1,174 @@
+import Foundation
+import HTTPTypes
+
+extension LocalFileHandler {
+    /// The most leading bytes the MIME sniffer looks at.
+    static let sniffLength = 1445
+
+    /// Answers GET or HEAD for an open regular file: validators, preconditions, ranges, body.
+    func serve(_ file: FileDescriptorStat, name: String, request: SchemeRequest, writer: some SchemeResponseWriter)
+        async throws
+    {
+        let size = file.size
+        let entityTag = EntityTag(
+            opaqueTag: String(UInt64(size), radix: 16) + "-"
+                + String(UInt64(bitPattern: file.modifiedNanoseconds), radix: 16))
+        var fields = HTTPFields()
+        fields.reserveCapacity(8)
+        fields[.eTag] = entityTag.headerValue
+        fields[.lastModified] = HTTPDate.format(secondsSince1970: file.modifiedSeconds)
+        if let cacheControl = configuration.cacheControl { fields[.cacheControl] = cacheControl }
+
+        var honourRange = true
+        let conditions = ConditionalRequest(request.headerFields)
+        if !conditions.isEmpty {
+            let validators = ConditionalRequest.Validators(entityTag: entityTag, lastModified: file.modifiedSeconds)
+            switch conditions.evaluate(method: request.method, validators: validators) {
+            case .notModified:
+                try await writer.writeHead(SchemeResponse(status: .notModified, headerFields: fields))
+                try await writer.finish()
+                return
+            case .preconditionFailed:
+                try await respondText(.preconditionFailed, "Precondition Failed\n", fields: fields, request, writer)
+                return
+            case .proceed(let honour):
+                honourRange = honour
+            }
+        }
+        fields[.acceptRanges] = "bytes"
+
+        let decision: RangeRequest.Decision =
+            request.method == .get && honourRange
+            ? RangeRequest.evaluate(request.headerFields[.range], size: size, limits: configuration.rangeLimits)
+            : .whole
+        if decision == .unsatisfiable {
+            fields[.contentRange] = ByteRange.unsatisfiedContentRange(completeLength: size)
+            try await respondText(.rangeNotSatisfiable, "Range Not Satisfiable\n", fields: fields, request, writer)
+            return
+        }
+
+        // Small files: one read serves both sniffing and the body.
+        let needsSniffing = detector.mimeType(forExtension: Self.pathExtension(of: name)) == nil
+        let isSmall = size <= Int64(configuration.chunkSize)
+        var whole: Data?
+        var leading: Data?
+        if size > 0, isSmall, needsSniffing || request.method == .get {
+            whole = try await read(file, offset: 0, count: Int(size))
+            leading = whole
+        } else if size > 0, needsSniffing {
+            leading = try await read(file, offset: 0, count: Int(min(size, Int64(Self.sniffLength))))
+        }
+        let sniffed = leading.map { $0.count > Self.sniffLength ? $0.prefix(Self.sniffLength) : $0 }
+        let (mimeType, charset) = detector.contentType(
+            forPath: name, leadingBytes: needsSniffing ? sniffed ?? Data() : nil)
+
+        switch decision {
+        case .whole, .unsatisfiable:
+            let head = SchemeResponse(
+                status: .ok, headerFields: fields, mimeType: mimeType, textEncodingName: charset,
+                expectedContentLength: size)
+            try await writer.writeHead(head)
+            if request.method == .get, size > 0 {
+                try await writeBody(file, range: ByteRange(first: 0, last: size - 1), whole: whole, writer: writer)
+            }
+        case .partial(let ranges) where ranges.count == 1:
+            let range = ranges[0]
+            fields[.contentRange] = range.contentRange(completeLength: size)
+            let head = SchemeResponse(
+                status: .partialContent, headerFields: fields, mimeType: mimeType, textEncodingName: charset,
+                expectedContentLength: range.count)
+            try await writer.writeHead(head)
+            try await writeBody(file, range: range, whole: whole, writer: writer)
+        case .partial(let ranges):
+            let multipart = MultipartByteRanges(
+                ranges: ranges, completeLength: size,
+                contentType: charset.map { "\(mimeType); charset=\($0)" } ?? mimeType)
+            fields[.contentType] = multipart.contentTypeValue
+            let head = SchemeResponse(
+                status: .partialContent, headerFields: fields, mimeType: "multipart/byteranges",
+                expectedContentLength: multipart.contentLength)
+            try await writer.writeHead(head)
+            for (index, range) in ranges.enumerated() {
+                try await writer.write(Data(multipart.partHeader(at: index).utf8))
+                try await writeBody(file, range: range, whole: whole, writer: writer)
+            }
+            try await writer.write(Data(multipart.closingDelimiter.utf8))
+        }
+        try await writer.finish()
+    }
+
+    /// Writes `range` of the file: from `whole` when the file is already in memory, else streamed
+    /// in chunks of ``Configuration/chunkSize``, checking for cancellation before each read.
+    private func writeBody(
+        _ file: FileDescriptorStat, range: ByteRange, whole: Data?, writer: some SchemeResponseWriter
+    )
+        async throws
+    {
+        if let whole {
+            if range.first == 0, range.count == Int64(whole.count) {
+                try await writer.write(whole)
+            } else {
+                try await writer.write(whole.subdata(in: Int(range.first)..<Int(range.last + 1)))
+            }
+            return
+        }
+        let chunkSize = Int64(configuration.chunkSize)
+        var offset = range.first
+        var remaining = range.count
+        var chunks = 0
+        while remaining > 0 {
+            try Task.checkCancellation()
+            let count = Int(min(chunkSize, remaining))
+            let data = try await read(file, offset: offset, count: count)
+            try await writer.write(data)
+            offset += Int64(count)
+            remaining -= Int64(count)
+            chunks += 1
+            // Inline reads never suspend; let other tasks on this thread run now and then.
+            if chunks % 16 == 0, case .inline = configuration.readMode { await Task.yield() }
+        }
+    }
+
+    /// Reads exactly `count` bytes at `offset`, inline or on the configured queue.
+    ///
+    /// - Throws: ``LocalFileHandlerError`` on an I/O error or when the file ends early.
+    func read(_ file: FileDescriptorStat, offset: Int64, count: Int) async throws -> Data {
+        FileReadProbe.current?.read(bytes: count)
+        let fd = file.fd
+        let result: Result<Data, POSIX.Errno>
+        switch configuration.readMode {
+        case .inline:
+            result = POSIX.readData(fd, count: count, offset: offset)
+        case .dispatch(let queue):
+            result = await withCheckedContinuation { continuation in
+                queue.async { continuation.resume(returning: POSIX.readData(fd, count: count, offset: offset)) }
+            }
+        }
+        switch result {
+        case .success(let data):
+            guard data.count == count else { throw LocalFileHandlerError.fileChanged }
+            return data
+        case .failure(let error):
+            throw LocalFileHandlerError.readFailed(errno: error.code)
+        }
+    }
+
+    private func respondText(
+        _ status: HTTPResponse.Status, _ message: String, fields: HTTPFields, _ request: SchemeRequest,
+        _ writer: some SchemeResponseWriter
+    ) async throws {
+        let body = Data(message.utf8)
+        let head = SchemeResponse(
+            status: status, headerFields: fields, mimeType: "text/plain", textEncodingName: "utf-8",
+            expectedContentLength: Int64(body.count))
+        try await writer.writeHead(head)
+        if request.method != .head { try await writer.write(body) }
+        try await writer.finish()
+    }
+
+    /// The extension of a file name (after the last dot, when the dot is not the first character).
+    static func pathExtension(of name: String) -> String {
+        guard let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")), dot != name.utf8.startIndex else { return "" }
+        return String(name[name.index(after: dot)...])
+    }
+}

@@ -1,0 +1,137 @@
+public import Foundation
+import HTTPTypes
+
+/// Serves the files of a directory: the local half of a hybrid app (an offline package) and the
+/// heart of the dev server.
+///
+/// `scheme://host/path` maps to `root/path` (or `root/host/path` with
+/// ``Configuration/usesHostSubdirectories``). GET and HEAD are answered with `Content-Type` (from
+/// ``MIMEDetector``: extension first, the first 1445 bytes sniffed for extensionless files),
+/// `Content-Length`, `Last-Modified`, `ETag`, `Accept-Ranges: bytes` and `Cache-Control`.
+///
+/// ```swift
+/// let files = LocalFileHandler(root: bundleDirectory)
+/// try registry.register(SchemeHandlerChain(files, network), for: "app")
+/// ```
+///
+/// ## Answers
+/// | Situation | Answer |
+/// |---|---|
+/// | file found | 200, or 206 for a satisfiable `Range` (several ranges → `multipart/byteranges`) |
+/// | `If-None-Match` / `If-Modified-Since` match | 304 with `ETag`, `Last-Modified`, `Cache-Control` |
+/// | `If-Match` / `If-Unmodified-Since` fail | 412 |
+/// | no satisfiable range | 416 with `Content-Range: bytes */size` |
+/// | malformed `Range`, or `If-Range` mismatch | 200 with the whole file |
+/// | nothing at the path (nor the SPA fallback) | ``SchemeHandlerOutcome/passed``, so a chain can try the network |
+/// | unsafe path (see ``SafeRelativePath``), symlink leaving the root, special file | 403 `Forbidden`, answered directly |
+/// | hidden file with ``HiddenFilePolicy/deny`` | 404 `Not Found`, answered directly |
+///
+/// Refusals are never passed on: a traversal attempt must not reach the network. Their bodies are
+/// one word and never contain a filesystem path.
+///
+/// ## Validators
+/// The `ETag` is **strong**: `"<size hex>-<mtime ns hex>"`. Any write through the file system
+/// changes the modification time, and size plus nanosecond time identifies the bytes in practice;
+/// a strong tag lets `If-Range` and `If-Match` work. (A file rewritten with the same size within
+/// the same timestamp tick of a coarse file system would keep its tag.)
+///
+/// ## Safety
+/// Paths are percent-decoded exactly once and checked by ``SafeRelativePath``; files are opened
+/// component by component with `openat(…, O_NOFOLLOW)` below a descriptor of the root, so nothing
+/// outside the root is ever opened (see ``SymlinkPolicy`` for links).
+///
+/// ## Streaming
+/// Files up to ``Configuration/chunkSize`` are read with one `pread` and written in one write.
+/// Larger bodies stream chunk by chunk: memory stays at one chunk whatever the size, offsets are
+/// 64-bit, and the loop checks for cancellation before each read, so stopping the task stops the
+/// reading at once. Where reads run is ``Configuration/readMode``.
+public struct LocalFileHandler: SchemeHandler {
+    /// The configuration.
+    public let configuration: Configuration
+    let detector = MIMEDetector()
+    let resolver: FileResolver
+
+    /// Creates a handler.
+    ///
+    /// - Precondition: `configuration.indexFileName`, when set, is a plain file name (no `/`,
+    ///   not `.` or `..`).
+    public init(configuration: Configuration) {
+        if let index = configuration.indexFileName {
+            precondition(
+                !index.isEmpty && !index.contains("/") && index != "." && index != "..",
+                "indexFileName must be a plain file name")
+        }
+        self.configuration = configuration
+        self.resolver = FileResolver(symlinkPolicy: configuration.symlinks, indexFileName: configuration.indexFileName)
+    }
+
+    /// Creates a handler serving the directory at `root` with the default configuration.
+    public init(root: URL) {
+        self.init(configuration: Configuration(root: .directory(root)))
+    }
+
+    /// "files".
+    public var name: String { "files" }
+
+    /// Answers GET and HEAD from the directory; passes when nothing matches.
+    public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome
+    {
+        guard request.method == .get || request.method == .head else { return .passed }
+        let path: SafeRelativePath
+        do {
+            path = try SafeRelativePath(percentEncodedPath: request.path)
+        } catch {
+            try await refuse(.forbidden, request: request, writer: writer)
+            return .handled
+        }
+        if path.isHidden, configuration.hiddenFiles == .deny {
+            try await refuse(.notFound, request: request, writer: writer)
+            return .handled
+        }
+        var rootPath = try configuration.root.resolve().path
+        if configuration.usesHostSubdirectories {
+            guard let host = try? SafeRelativePath(percentEncodedPath: "/" + request.host),
+                host.components.count == 1, !host.isHidden
+            else { return .passed }
+            rootPath += "/" + host.components[0]
+        }
+
+        var resolution = resolver.resolve(rootPath: rootPath, components: path.components)
+        if case .notFound = resolution, configuration.singlePageFallback, !path.hasExtension,
+            let index = configuration.indexFileName
+        {
+            resolution = resolver.resolve(rootPath: rootPath, components: [index])
+            if case .directory(let directory) = resolution {
+                directory.close()
+                resolution = .notFound
+            }
+        }
+
+        switch resolution {
+        case .notFound:
+            return .passed
+        case .forbidden:
+            try await refuse(.forbidden, request: request, writer: writer)
+            return .handled
+        case .directory(let directory):
+            defer { directory.close() }
+            guard configuration.directoryListing else { return .passed }
+            try await respondWithListing(of: directory, path: path, request: request, writer: writer)
+            return .handled
+        case .file(let file, let name):
+            defer { file.close() }
+            FileReadProbe.current?.opened(device: file.device, inode: file.inode)
+            try await serve(file, name: name, request: request, writer: writer)
+            return .handled
+        }
+    }
+
+    /// A short plain-text refusal that reveals nothing about the file system.
+    func refuse(_ status: HTTPResponse.Status, request: SchemeRequest, writer: some SchemeResponseWriter) async throws {
+        let message = status == .forbidden ? "Forbidden\n" : "Not Found\n"
+        let (head, body) = SchemeResponse.plainText(status, message)
+        try await writer.writeHead(head)
+        if request.method != .head { try await writer.write(body) }
+        try await writer.finish()
+    }
+}

@@ -1,0 +1,26 @@
+/// Why a ``LocalFileHandler`` failed a task after it started answering.
+///
+/// Refusals (403/404) are responses, not errors; this error reaches the engine as a task failure.
+/// Its description never contains a filesystem path.
+public struct LocalFileHandlerError: Error, Sendable, Hashable, CustomStringConvertible {
+    private enum Code: Hashable {
+        case readFailed(Int32)
+        case fileChanged
+    }
+
+    private let code: Code
+
+    /// Reading the file failed with an I/O error (`errno` given).
+    public static func readFailed(errno: Int32) -> LocalFileHandlerError { .init(code: .readFailed(errno)) }
+
+    /// The file became shorter while it was being sent, so the announced length cannot be met.
+    public static let fileChanged = LocalFileHandlerError(code: .fileChanged)
+
+    /// A one-line explanation.
+    public var description: String {
+        switch code {
+        case .readFailed(let errno): "reading the file failed (errno \(errno))"
+        case .fileChanged: "the file shrank while it was being sent"
+        }
+    }
+}

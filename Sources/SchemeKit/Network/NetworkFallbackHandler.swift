@@ -1,0 +1,142 @@
+public import Foundation
+public import HTTPTypes
+import Synchronization
+
+/// Fetches what is not local from the network: `app://host/path` → `https://host/path`,
+/// streaming the upstream status, safe headers and body to the task as they arrive.
+///
+/// Put it last in a chain, behind local files and caches:
+///
+/// ```swift
+/// var rewriter = NetworkRewriter()
+/// rewriter.setRule(NetworkRewriteRule(connectAddress: "203.0.113.9"), host: "api.example.com")
+/// let network = NetworkFallbackHandler(upstream: NetworkUpstream(rewriter: rewriter))
+/// try registry.register(SchemeHandlerChain(files, images, network), for: "app")
+/// ```
+///
+/// ## Behaviour
+/// - **Headers.** Request fields are forwarded except hop-by-hop ones (`Connection` and the
+///   fields it lists, `Keep-Alive`, `Proxy-*`, `TE`, `Trailer`, `Transfer-Encoding`, `Upgrade`),
+///   `Host` (set from the target; kept as the original host for IP direct connection),
+///   `Content-Length` and `Accept-Encoding` (the client negotiates what it decodes). The upstream
+///   status and every non-hop-by-hop response field pass through, 404 and 500 included.
+/// - **Streaming.** Each upstream chunk is written as it arrives; nothing is buffered whole.
+///   Stopping the task cancels the handler's Swift task, which ends the body iteration and
+///   cancels the upstream request.
+/// - **Failures.** Before the response head: a timeout answers `504 Gateway Timeout`, any other
+///   failure `502 Bad Gateway`, with a short plain-text body — the page gets a real HTTP status
+///   (`fetch()` resolves, an `<img>` fires `onerror`) instead of an engine-specific network error,
+///   and ``metrics`` counts it; ``Configuration/onUpstreamFailure`` sees the error. After the
+///   head: the task is *failed*, because the body is cut and the engine must not take a truncated
+///   resource for a complete one.
+/// - **Write-through.** With ``Configuration/writeThrough`` set, storable responses (see
+///   ``NetworkWriteThrough``) are saved atomically while they stream.
+public struct NetworkFallbackHandler: SchemeHandler {
+    /// Options of a ``NetworkFallbackHandler``.
+    public struct Configuration: Sendable {
+        /// Where finished GET 200 non-image responses are saved. Default: `nil` (nothing saved).
+        public var writeThrough: NetworkWriteThrough?
+        /// The methods forwarded. Default: GET and HEAD. Add POST only when your engine delivers
+        /// request bodies.
+        public var supportedMethods: Set<HTTPRequest.Method>
+        /// Called for each upstream failure (before or after the head), for logging. Default: `nil`.
+        public var onUpstreamFailure: (@Sendable (_ url: URL, _ error: any Error) -> Void)?
+
+        /// Creates options.
+        ///
+        /// - Parameters:
+        ///   - writeThrough: The write-through directory. Default: none.
+        ///   - supportedMethods: The methods forwarded. Default: GET and HEAD.
+        ///   - onUpstreamFailure: A failure observer. Default: none.
+        public init(
+            writeThrough: NetworkWriteThrough? = nil,
+            supportedMethods: Set<HTTPRequest.Method> = [.get, .head],
+            onUpstreamFailure: (@Sendable (_ url: URL, _ error: any Error) -> Void)? = nil
+        ) {
+            self.writeThrough = writeThrough
+            self.supportedMethods = supportedMethods
+            self.onUpstreamFailure = onUpstreamFailure
+        }
+    }
+
+    /// The client, rewriting and timeouts.
+    public let upstream: NetworkUpstream
+    /// The options.
+    public let configuration: Configuration
+    let counters = NetworkCounters()
+
+    /// Creates a handler.
+    ///
+    /// - Parameters:
+    ///   - upstream: The client, rewriting and timeouts. Default: URLSession, https, 10 s / 60 s.
+    ///   - configuration: Write-through, methods, failure observer. Default: none, GET/HEAD, none.
+    public init(upstream: NetworkUpstream = NetworkUpstream(), configuration: Configuration = Configuration()) {
+        self.upstream = upstream
+        self.configuration = configuration
+    }
+
+    /// "network".
+    public var name: String { "network" }
+
+    /// ``Configuration/supportedMethods``.
+    public var supportedMethods: Set<HTTPRequest.Method> { configuration.supportedMethods }
+
+    /// What this handler forwarded and how it ended.
+    public var metrics: NetworkFallbackMetrics { counters.snapshot }
+
+    /// Fetches the request's network equivalent and streams it to `writer`.
+    ///
+    /// Passes (writes nothing) only when the URL has no host to fetch from.
+    public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome
+    {
+        let body = request.body.isEmpty ? nil : try await request.body.collect()
+        guard
+            let (clientRequest, target) = upstream.clientRequest(
+                url: request.url,
+                method: request.method,
+                headerFields: request.headerFields,
+                body: body
+            )
+        else { return .passed }
+
+        let response: SchemeHTTPClientResponse
+        do {
+            response = try await upstream.client.send(clientRequest)
+        } catch {
+            try Task.checkCancellation()
+            configuration.onUpstreamFailure?(target.logicalURL, error)
+            let (head, message) = NetworkUpstream.gatewayResponse(for: error)
+            counters.countGateway(head.status)
+            try await writer.respond(head, body: request.method == .head ? Data() : message)
+            return .handled
+        }
+
+        let head = NetworkUpstream.schemeResponse(for: response.head)
+        try await writer.writeHead(head)
+        counters.forwarded.add(1, ordering: .relaxed)
+
+        var file: NetworkWriteThroughFile?
+        if let writeThrough = configuration.writeThrough,
+            NetworkWriteThrough.isStorable(method: request.method, url: target.logicalURL, response: head)
+        {
+            file = writeThrough.begin(url: target.logicalURL, expectedLength: head.expectedContentLength)
+        }
+        do {
+            for try await chunk in response.body {
+                try await writer.write(chunk)
+                file?.append(chunk)
+            }
+            try Task.checkCancellation()
+        } catch {
+            file?.discard()
+            if error is CancellationError || Task.isCancelled { throw error }
+            configuration.onUpstreamFailure?(target.logicalURL, error)
+            counters.cutMidBody.add(1, ordering: .relaxed)
+            try await writer.fail(error)
+            return .handled
+        }
+        if let file, file.commit() { counters.storedWriteThrough.add(1, ordering: .relaxed) }
+        try await writer.finish()
+        return .handled
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import HTTPTypes
+
+/// How requests reach the network: the HTTP client, the URL rewriting and the timeouts. Shared by
+/// ``NetworkFallbackHandler`` and ``Preloader`` so both fetch the same way.
+public struct NetworkUpstream: Sendable {
+    /// The client. Default: a new ``URLSessionHTTPClient``.
+    public var client: any SchemeHTTPClient
+    /// The URL rewriting. Default: `scheme://…` → `https://…`.
+    public var rewriter: NetworkRewriter
+    /// The longest wait for the upstream response head. Default: 10 s.
+    public var connectTimeout: Duration
+    /// The longest the whole upstream exchange may take, body included. Default: 60 s.
+    public var timeout: Duration
+
+    /// Creates an upstream.
+    ///
+    /// - Parameters:
+    ///   - client: The HTTP client. Default: a new ``URLSessionHTTPClient``.
+    ///   - rewriter: The URL rewriting. Default: https, same host and path.
+    ///   - connectTimeout: The wait for the response head. Default: 10 s.
+    ///   - timeout: The whole exchange. Default: 60 s.
+    public init(
+        client: any SchemeHTTPClient = URLSessionHTTPClient(),
+        rewriter: NetworkRewriter = NetworkRewriter(),
+        connectTimeout: Duration = .seconds(10),
+        timeout: Duration = .seconds(60)
+    ) {
+        self.client = client
+        self.rewriter = rewriter
+        self.connectTimeout = connectTimeout
+        self.timeout = timeout
+    }
+
+    /// The client request for a scheme request's URL, method, safe header fields and body; `nil`
+    /// when the URL has no host.
+    ///
+    /// Hop-by-hop fields, `Host`, `Content-Length` and `Accept-Encoding` are not forwarded; `Host`
+    /// is set when the rewrite connects to an IP address.
+    func clientRequest(
+        url: URL,
+        method: HTTPRequest.Method,
+        headerFields: HTTPFields,
+        body: Data?
+    ) -> (SchemeHTTPClientRequest, NetworkRewriter.Target)? {
+        guard let target = rewriter.target(for: url) else { return nil }
+        var fields = HopByHopHeaders.forwardable(headerFields, removing: HopByHopHeaders.requestFieldsSetByClient)
+        if let host = target.hostHeader { fields[HTTPField.Name("Host")!] = host }
+        let request = SchemeHTTPClientRequest(
+            url: target.url,
+            method: method,
+            headerFields: fields,
+            body: body,
+            connectTimeout: connectTimeout,
+            timeout: timeout
+        )
+        return (request, target)
+    }
+
+    /// The response head to give the engine for an upstream head: status and safe header fields.
+    static func schemeResponse(for head: HTTPResponse) -> SchemeResponse {
+        SchemeResponse(status: head.status, headerFields: HopByHopHeaders.forwardable(head.headerFields))
+    }
+
+    /// The gateway answer for an upstream failure before the head: 504 for a timeout, else 502,
+    /// with a short plain-text body that reveals no internals.
+    static func gatewayResponse(for error: any Error) -> (SchemeResponse, Data) {
+        if let error = error as? SchemeHTTPClientError, error.isTimeout {
+            return SchemeResponse.plainText(
+                .gatewayTimeout, "Gateway Timeout: the upstream server did not answer in time\n")
+        }
+        return SchemeResponse.plainText(.badGateway, "Bad Gateway: the upstream server could not be reached\n")
+    }
+}

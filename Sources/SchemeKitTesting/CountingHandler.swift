@@ -1,0 +1,86 @@
+public import SchemeKit
+import Synchronization
+
+/// Wraps a handler and counts what happens to it: calls, answers, passes, throws, cancellations,
+/// and calls in flight.
+///
+/// ```swift
+/// let counted = CountingHandler(StaticHandler("hi"))
+/// let engine = try ScriptedEngine(serving: counted)
+/// _ = try await engine.run("app://localhost/a")
+/// #expect(counted.calls == 1 && counted.handled == 1 && counted.inFlight == 0)
+/// ```
+public final class CountingHandler<Wrapped: SchemeHandler>: SchemeHandler {
+    /// A snapshot of the counters.
+    public struct Counts: Sendable, Hashable {
+        /// Requests the handler was asked to answer.
+        public var calls = 0
+        /// Calls that returned `handled`.
+        public var handled = 0
+        /// Calls that returned `passed`.
+        public var passed = 0
+        /// Calls that threw.
+        public var threw = 0
+        /// Calls whose Swift task was cancelled (stopped) by the time they returned or threw.
+        public var cancelled = 0
+        /// Calls that have not returned yet.
+        public var inFlight = 0
+    }
+
+    /// The counted handler.
+    public let wrapped: Wrapped
+    private let state = Mutex(Counts())
+
+    /// Counts the calls to `wrapped`.
+    public init(_ wrapped: Wrapped) {
+        self.wrapped = wrapped
+    }
+
+    /// The wrapped handler's methods.
+    public var supportedMethods: Set<HTTPRequest.Method> { wrapped.supportedMethods }
+
+    /// The wrapped handler's name.
+    public var name: String { wrapped.name }
+
+    /// Every counter at once.
+    public var counts: Counts { state.withLock { $0 } }
+    /// Requests the handler was asked to answer.
+    public var calls: Int { counts.calls }
+    /// Calls that returned `handled`.
+    public var handled: Int { counts.handled }
+    /// Calls that returned `passed`.
+    public var passed: Int { counts.passed }
+    /// Calls that threw.
+    public var threw: Int { counts.threw }
+    /// Calls whose task was cancelled by the time they ended.
+    public var cancelled: Int { counts.cancelled }
+    /// Calls that have not returned yet.
+    public var inFlight: Int { counts.inFlight }
+
+    /// Calls the wrapped handler and counts the outcome.
+    public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome
+    {
+        state.withLock {
+            $0.calls += 1
+            $0.inFlight += 1
+        }
+        do {
+            let outcome = try await wrapped.handle(request, writer: writer)
+            let cancelled = Task.isCancelled
+            state.withLock {
+                $0.inFlight -= 1
+                if outcome == .handled { $0.handled += 1 } else { $0.passed += 1 }
+                if cancelled { $0.cancelled += 1 }
+            }
+            return outcome
+        } catch {
+            let cancelled = Task.isCancelled
+            state.withLock {
+                $0.inFlight -= 1
+                $0.threw += 1
+                if cancelled { $0.cancelled += 1 }
+            }
+            throw error
+        }
+    }
+}

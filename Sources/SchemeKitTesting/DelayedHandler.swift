@@ -1,0 +1,47 @@
+public import SchemeKit
+
+/// Waits before letting the wrapped handler answer: a slow disk, a slow server before its
+/// first byte.
+///
+/// The wait uses an injectable clock, so tests can use ``ImmediateClock`` and never sleep. A stop
+/// during the wait cancels it: the wrapped handler never runs.
+///
+/// ```swift
+/// let slow = DelayedHandler(StaticHandler("late"), delay: .milliseconds(200))
+/// let result = try await ScriptedEngine(serving: slow).run("app://localhost/", stoppingAt: .beforeHead)
+/// ```
+public struct DelayedHandler<Wrapped: SchemeHandler>: SchemeHandler {
+    /// The handler that answers after the delay.
+    public let wrapped: Wrapped
+    /// How long to wait before the wrapped handler runs.
+    public let delay: Duration
+    /// The clock that measures the delay.
+    public let clock: any Clock<Duration>
+
+    /// Creates a delayed handler.
+    ///
+    /// - Parameters:
+    ///   - wrapped: The handler that answers after the delay.
+    ///   - delay: The wait before the head.
+    ///   - clock: The clock to sleep on. Default: `ContinuousClock`.
+    public init(_ wrapped: Wrapped, delay: Duration, clock: any Clock<Duration> = ContinuousClock()) {
+        self.wrapped = wrapped
+        self.delay = delay
+        self.clock = clock
+    }
+
+    /// The wrapped handler's methods.
+    public var supportedMethods: Set<HTTPRequest.Method> { wrapped.supportedMethods }
+
+    /// The wrapped handler's name.
+    public var name: String { wrapped.name }
+
+    /// Sleeps for ``delay``, then calls the wrapped handler.
+    ///
+    /// - Throws: `CancellationError` when the task is stopped during the wait.
+    public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome
+    {
+        try await clock.sleep(for: delay)
+        return try await wrapped.handle(request, writer: writer)
+    }
+}

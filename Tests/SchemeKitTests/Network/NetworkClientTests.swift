@@ -1,0 +1,129 @@
+import Foundation
+import SchemeKit
+import Testing
+
+/// URLSessionHTTPClient against the real origin.
+struct NetworkClientTests {
+    @Test func returnsAtTheHeadAndStreamsTheBody() async throws {
+        let origin = try OriginServer.shared()
+        let client = URLSessionHTTPClient()
+        let path = "/" + OriginServer.unique("client-stream")
+        let gate = OriginServer.unique("gate")
+        // The origin sends the head and the first chunk, then holds the rest until released.
+        let response = try await withTimeout {
+            try await client.send(SchemeHTTPClientRequest(url: origin.url("\(path)?chunks=3&chunk=100&gate=\(gate):1")))
+        }
+        #expect(response.head.status == .ok)
+        // The head is here while the origin is still holding the rest of the body.
+        let stats = try await origin.stats(path)
+        #expect(stats.completed == 0)
+        #expect(stats.held == 1)
+        try await origin.release(gate)
+        let body = try await withTimeout {
+            var data = Data()
+            for try await chunk in response.body { data.append(chunk) }
+            return data
+        }
+        #expect(body == OriginServer.pattern(count: 300))
+        #expect(try await origin.waitForStats(path) { $0.completed == 1 }.completed == 1)
+    }
+
+    @Test func doesNotFollowRedirects() async throws {
+        let origin = try OriginServer.shared()
+        let elsewhere = "/" + OriginServer.unique("elsewhere")
+        let response = try await withTimeout {
+            try await URLSessionHTTPClient().send(
+                SchemeHTTPClientRequest(url: origin.url("/redirect?status=302&header=Location:\(elsewhere)&body=moved"))
+            )
+        }
+        #expect(response.head.status.code == 302)
+        #expect(response.head.headerFields[.location] == elsewhere)
+        #expect(try await origin.stats(elsewhere).requests == 0)
+    }
+
+    @Test func connectTimeoutThrowsATimeout() async throws {
+        let origin = try OriginServer.shared()
+        let path = "/" + OriginServer.unique("client-slow")
+        // The origin holds the head until the client gives up (it never releases the gate).
+        let request = SchemeHTTPClientRequest(
+            url: origin.url("\(path)?wait=\(OriginServer.unique("gate"))&body=late"), connectTimeout: .milliseconds(200)
+        )
+        await #expect(throws: SchemeHTTPClientError(.timeout, detail: "no response head within 0.2 seconds")) {
+            _ = try await withTimeout { try await URLSessionHTTPClient().send(request) }
+        }
+        // The client closed the connection when it gave up.
+        #expect(try await origin.waitForStats(path) { $0.aborted == 1 }.aborted == 1)
+    }
+
+    @Test func overallTimeoutEndsTheBodyWithATimeout() async throws {
+        let origin = try OriginServer.shared()
+        let path = "/" + OriginServer.unique("client-overall")
+        // The head and the first chunk come at once; the rest never does (the gate stays closed).
+        let request = SchemeHTTPClientRequest(
+            url: origin.url("\(path)?chunks=50&chunk=10&gate=\(OriginServer.unique("gate")):1"),
+            timeout: .seconds(2)
+        )
+        let (status, error) = try await withTimeout { () -> (HTTPResponse.Status, SchemeHTTPClientError?) in
+            let response = try await URLSessionHTTPClient().send(request)
+            do {
+                for try await _ in response.body {}
+                return (response.head.status, nil)
+            } catch let error as SchemeHTTPClientError {
+                return (response.head.status, error)
+            }
+        }
+        #expect(status == .ok)
+        #expect(error?.isTimeout == true, "\(String(describing: error))")
+        #expect(try await origin.waitForStats(path) { $0.aborted == 1 }.completed == 0)
+    }
+
+    @Test func refusedConnectionThrowsConnectionFailed() async throws {
+        let request = SchemeHTTPClientRequest(url: URL(string: "http://127.0.0.1:1/")!)
+        let error = try await withTimeout { () -> SchemeHTTPClientError? in
+            do {
+                _ = try await URLSessionHTTPClient().send(request)
+                return nil
+            } catch let error as SchemeHTTPClientError {
+                return error
+            }
+        }
+        #expect(error?.kind == .connectionFailed)
+    }
+
+    @Test func droppingTheBodyCancelsTheRequest() async throws {
+        let origin = try OriginServer.shared()
+        let client = URLSessionHTTPClient()
+        let path = "/" + OriginServer.unique("client-drop")
+        // The origin holds the body after the first chunk; only the client can end the exchange.
+        let url = origin.url("\(path)?chunks=200&chunk=1000&gate=\(OriginServer.unique("gate")):1")
+        try await withTimeout {
+            var response: SchemeHTTPClientResponse? = try await client.send(SchemeHTTPClientRequest(url: url))
+            #expect(response?.head.status == .ok)
+            response = nil
+        }
+        let stats = try await origin.waitForStats(path) { $0.aborted == 1 }
+        #expect(stats.aborted == 1)
+        #expect(stats.completed == 0)
+    }
+
+    @Test func cancellingTheConsumerCancelsTheRequest() async throws {
+        let origin = try OriginServer.shared()
+        let client = URLSessionHTTPClient()
+        let path = "/" + OriginServer.unique("client-cancel")
+        let url = origin.url("\(path)?chunks=200&chunk=1000&gate=\(OriginServer.unique("gate")):1")
+        let received = Counter()
+        let consumer = Task {
+            let response = try await client.send(SchemeHTTPClientRequest(url: url))
+            for try await chunk in response.body {
+                received.add(chunk.count)
+            }
+        }
+        // The consumer is mid-body: it has the first chunk and waits for the held rest.
+        #expect(await eventually { received.value == 1000 })
+        consumer.cancel()
+        let stats = try await origin.waitForStats(path) { $0.aborted == 1 }
+        #expect(stats.aborted == 1)
+        #expect(stats.completed == 0)
+        _ = try? await withTimeout { try await consumer.value }
+    }
+}

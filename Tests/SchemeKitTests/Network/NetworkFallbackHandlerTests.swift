@@ -1,0 +1,262 @@
+import Foundation
+import SchemeKit
+import SchemeKitTesting
+import Synchronization
+import Testing
+
+struct NetworkFallbackHandlerTests {
+    /// Runs `request` through a registry holding `handler`, bounded in time.
+    func run(_ handler: NetworkFallbackHandler, _ url: String, headers: HTTPFields = [:]) async throws -> RecordingSink
+    {
+        let registry = SchemeRegistry()
+        try registry.register(handler, for: "app")
+        let sink = RecordingSink()
+        let request = try SchemeRequest(url, headerFields: headers)
+        try await withTimeout { await registry.handle(request, sink: sink) }
+        return sink
+    }
+
+    @Test func hostToIPRewriteKeepsTheOriginalHostHeader() async throws {
+        let origin = try OriginServer.shared()
+        var rewriter = NetworkRewriter()
+        rewriter.setRule(
+            NetworkRewriteRule(scheme: "http", port: origin.port, connectAddress: "127.0.0.1"),
+            scheme: "app",
+            host: "origin.test"
+        )
+        let handler = NetworkFallbackHandler(upstream: NetworkUpstream(rewriter: rewriter))
+        let path = "/" + OriginServer.unique("ip-direct")
+        let sink = try await run(handler, "app://origin.test\(path)?body=hi")
+        #expect(sink.response?.status == .ok)
+        #expect(sink.bodyString == "hi")
+        let stats = try await origin.stats(path)
+        #expect(stats.hosts == ["origin.test:\(origin.port)"])
+    }
+
+    @Test func streamsTheFirstChunkBeforeTheOriginFinished() async throws {
+        let origin = try OriginServer.shared()
+        let handler = NetworkFallbackHandler(upstream: origin.upstream())
+        let registry = SchemeRegistry()
+        try registry.register(handler, for: "app")
+        let sink = RecordingSink()
+        let path = "/" + OriginServer.unique("streaming")
+        let gate = OriginServer.unique("gate")
+        // The origin sends the first chunk, then holds the other four until the gate opens.
+        let task = registry.task(
+            for: try SchemeRequest("app://x\(path)?chunks=5&chunk=1000&gate=\(gate):1"), sink: sink)
+        task.start()
+        #expect(await eventually { sink.body.count == 1000 })
+        #expect(sink.body == OriginServer.pattern(count: 1000))
+        #expect(!sink.isFinished)
+        #expect(try await origin.stats(path).completed == 0)
+        try await origin.release(gate)
+        await withTimeout(sink)
+        #expect(sink.body == OriginServer.pattern(count: 5000))
+        #expect(sink.isFinished)
+        #expect(sink.response?.headerFields[.transferEncoding] == nil)
+        #expect(sink.violations.isEmpty)
+    }
+
+    @Test func hopByHopHeadersAreNotForwarded() async throws {
+        let origin = try OriginServer.shared()
+        let handler = NetworkFallbackHandler(upstream: origin.upstream())
+        var headers = HTTPFields()
+        headers[.connection] = "X-Secret"
+        headers[HTTPField.Name("X-Secret")!] = "1"
+        headers[HTTPField.Name("Keep-Alive")!] = "timeout=5"
+        headers[.te] = "trailers"
+        headers[.upgrade] = "websocket"
+        headers[.proxyAuthorization] = "Basic eDp5"
+        headers[HTTPField.Name("X-Keep")!] = "yes"
+        let query = "echo=1&header=Connection:X-Drop&header=X-Drop:1&header=Keep-Alive:timeout%3D5&header=X-Pass:1"
+        let sink = try await run(handler, "app://x/hop?\(query)", headers: headers)
+
+        struct Echo: Decodable { var headers: [[String]] }
+        let echo = try JSONDecoder().decode(Echo.self, from: sink.body)
+        let sent = Set(echo.headers.map { $0[0].lowercased() })
+        #expect(sent.contains("x-keep"))
+        for name in ["x-secret", "keep-alive", "te", "upgrade", "proxy-authorization"] {
+            #expect(!sent.contains(name), "\(name) was forwarded")
+        }
+        let received = try #require(sink.response).headerFields
+        #expect(received[HTTPField.Name("X-Pass")!] == "1")
+        #expect(received[HTTPField.Name("X-Drop")!] == nil)
+        #expect(received[HTTPField.Name("Keep-Alive")!] == nil)
+        #expect(received[.connection] == nil)
+    }
+
+    @Test(arguments: [404, 500])
+    func upstreamStatusesPassThrough(code: Int) async throws {
+        let origin = try OriginServer.shared()
+        let handler = NetworkFallbackHandler(upstream: origin.upstream())
+        let sink = try await run(handler, "app://x/status-\(code)?status=\(code)&body=upstream-says-\(code)")
+        #expect(sink.response?.status.code == code)
+        #expect(sink.bodyString == "upstream-says-\(code)")
+        #expect(sink.isFinished)
+    }
+
+    @Test func upstreamDownAnswers502() async throws {
+        let upstream = NetworkUpstream(
+            rewriter: NetworkRewriter(defaultRule: NetworkRewriteRule(scheme: "http", host: "127.0.0.1", port: 1))
+        )
+        let handler = NetworkFallbackHandler(upstream: upstream)
+        let sink = try await run(handler, "app://x/down")
+        #expect(sink.response?.status == .badGateway)
+        #expect(sink.bodyString.hasPrefix("Bad Gateway"))
+        #expect(sink.isFinished)
+        #expect(handler.metrics.badGateway == 1)
+    }
+
+    @Test func slowUpstreamHeadAnswers504() async throws {
+        let origin = try OriginServer.shared()
+        let failures = Counter()
+        let handler = NetworkFallbackHandler(
+            upstream: origin.upstream(connectTimeout: .milliseconds(300)),
+            configuration: .init(onUpstreamFailure: { _, _ in failures.increment() })
+        )
+        // The origin holds the head until the handler gives up (it never releases the gate).
+        let path = "/" + OriginServer.unique("slow-head")
+        let sink = try await run(handler, "app://x\(path)?wait=\(OriginServer.unique("gate"))&body=late")
+        #expect(sink.response?.status == .gatewayTimeout)
+        #expect(sink.isFinished)
+        #expect(handler.metrics.gatewayTimeout == 1)
+        #expect(failures.value == 1)
+        #expect(try await origin.waitForStats(path) { $0.aborted == 1 }.completed == 0)
+    }
+
+    @Test func bodyCutAfterTheHeadFailsTheTask() async throws {
+        let origin = try OriginServer.shared()
+        let handler = NetworkFallbackHandler(upstream: origin.upstream())
+        let sink = try await run(handler, "app://x/cut?size=100000&cut=1")
+        #expect(sink.response?.status == .ok)
+        #expect(sink.failure != nil)
+        #expect(!sink.isFinished)
+        #expect(handler.metrics.cutMidBody == 1)
+    }
+
+    @Test func stopMidStreamCancelsTheUpstreamRequest() async throws {
+        let origin = try OriginServer.shared()
+        let handler = NetworkFallbackHandler(upstream: origin.upstream())
+        let registry = SchemeRegistry()
+        try registry.register(handler, for: "app")
+        let sink = RecordingSink()
+        let path = "/" + OriginServer.unique("stop-mid")
+        // The origin holds the body after the first chunk; only the stop can end the exchange.
+        let task = registry.task(
+            for: try SchemeRequest("app://x\(path)?chunks=200&chunk=1000&gate=\(OriginServer.unique("gate")):1"),
+            sink: sink
+        )
+        task.start()
+        #expect(await eventually { !sink.body.isEmpty })
+        task.stop()
+        sink.markStopped()
+        let stats = try await origin.waitForStats(path) { $0.aborted == 1 }
+        #expect(stats.aborted == 1)
+        #expect(stats.completed == 0)
+        #expect(sink.violations.isEmpty)
+        #expect(sink.terminalCount == 0)
+    }
+
+    @Test func writeThroughMovesTheFileIntoPlaceOnlyAfterTheWholeBody() async throws {
+        let origin = try OriginServer.shared()
+        let directory = try TemporaryDirectory()
+        let store = NetworkWriteThrough(directory: directory.url)
+        let gate = OriginServer.unique("gate")
+        // The origin sends two chunks, then holds the other 18 until the gate opens.
+        let client = QueryAppendingClient(
+            base: URLSessionHTTPClient(),
+            query: "chunks=20&chunk=5000&gate=\(gate):2&type=text/javascript"
+        )
+        let handler = NetworkFallbackHandler(
+            upstream: origin.upstream(client: client),
+            configuration: .init(writeThrough: store)
+        )
+        let registry = SchemeRegistry()
+        try registry.register(handler, for: "app")
+        let sink = RecordingSink()
+        let path = "/" + OriginServer.unique("wt-atomic") + "/page.js"
+        let file = try #require(store.fileURL(for: origin.url(path)))
+        registry.task(for: try SchemeRequest("app://x\(path)"), sink: sink).start()
+        #expect(await eventually { sink.body.count == 10_000 })
+        #expect(!FileManager.default.fileExists(atPath: file.path), "a partial body is never in place")
+        try await origin.release(gate)
+        await withTimeout(sink)
+        #expect(sink.isFinished)
+        #expect(try Data(contentsOf: file) == OriginServer.pattern(count: 100_000))
+        #expect(handler.metrics.storedWriteThrough == 1)
+    }
+
+    @Test(arguments: [
+        ("size=1000&type=text/plain", true),
+        ("size=1000&type=text/plain&header=Cache-Control:no-store", false),
+        ("size=1000&type=text/plain&header=Cache-Control:private", false),
+        ("size=1000&type=text/plain&header=Set-Cookie:id%3D1", false),
+        ("size=1000&type=image/png", false),
+        ("size=1000&type=text/plain&status=404", false),
+        ("size=100000&type=text/plain&cut=1", false),
+    ])
+    func writeThroughStoresOnlyWhatMayBeStored(query: String, stored: Bool) async throws {
+        let origin = try OriginServer.shared()
+        let directory = try TemporaryDirectory()
+        let store = NetworkWriteThrough(directory: directory.url)
+        // Scheme URLs with a query are never stored, so a client adds the origin's query.
+        let client = QueryAppendingClient(base: URLSessionHTTPClient(), query: query)
+        let handler = NetworkFallbackHandler(
+            upstream: origin.upstream(client: client),
+            configuration: .init(writeThrough: store)
+        )
+        let path = "/wt-\(UUID().uuidString).txt"
+        let sink = try await run(handler, "app://x\(path)")
+        #expect(sink.terminalCount == 1)
+        let file = try #require(store.fileURL(for: origin.url(path)))
+        #expect(FileManager.default.fileExists(atPath: file.path) == stored)
+        if stored {
+            #expect(try Data(contentsOf: file) == OriginServer.pattern(count: 1000))
+        }
+        let partial = directory.url.appendingPathComponent(".partial")
+        let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: partial.path)) ?? []
+        #expect(leftovers.isEmpty)
+    }
+}
+
+/// A client that adds a query string to every URL: lets a query-free scheme URL reach an origin
+/// endpoint configured by query.
+struct QueryAppendingClient: SchemeHTTPClient {
+    var base: any SchemeHTTPClient
+    var query: String
+
+    func send(_ request: SchemeHTTPClientRequest) async throws -> SchemeHTTPClientResponse {
+        var request = request
+        var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)!
+        components.percentEncodedQuery = query
+        request.url = components.url!
+        return try await base.send(request)
+    }
+}
+
+/// A thread-safe counter for callbacks.
+final class Counter: Sendable {
+    private let storage = Mutex(0)
+    func increment() { add(1) }
+    func add(_ amount: Int) { storage.withLock { $0 += amount } }
+    var value: Int { storage.withLock { $0 } }
+}
+
+/// A fresh directory under the temporary directory, removed on deinit.
+final class TemporaryDirectory: Sendable {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("schemekit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+}
+
+/// Waits for `sink` to complete, bounded in time.
+func withTimeout(_ sink: RecordingSink, _ limit: Duration = .seconds(20)) async {
+    _ = try? await withTimeout(limit) { await sink.waitForCompletion() }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import SchemeKit
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The test origin (`Tests/Fixtures/origin.py`) running on 127.0.0.1, shared by every test of the
+/// process. It exits when our end of its stdin closes (this process ends) or after 10 minutes, so
+/// it never outlives the tests; ``stop()`` ends it explicitly.
+final class OriginServer: Sendable {
+    /// Counters the origin keeps per path.
+    struct Stats: Decodable, Sendable {
+        var requests: Int
+        var completed: Int
+        var aborted: Int
+        /// Responses waiting at a gate right now.
+        var held: Int
+        var hosts: [String]
+    }
+
+    struct LaunchError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    let port: Int
+    private let process: Process
+    private let stdin: Pipe
+    private let client = URLSessionHTTPClient()
+
+    private static let launched = Result { try OriginServer() }
+
+    /// The shared origin, launched on first use.
+    static func shared() throws -> OriginServer { try launched.get() }
+
+    private init() throws {
+        let script = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/origin.py")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script.path, "--max-lifetime", "600"]
+        let stdin = Pipe()
+        let stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        try process.run()
+
+        // Read the first line (the port) on a thread, bounded by a deadline.
+        let reader = stdout.fileHandleForReading
+        let line = LineBox()
+        let thread = Thread {
+            var bytes = Data()
+            while !bytes.contains(UInt8(ascii: "\n")) {
+                let chunk = reader.availableData
+                if chunk.isEmpty { break }
+                bytes.append(chunk)
+            }
+            line.set(String(decoding: bytes, as: UTF8.self))
+        }
+        thread.start()
+        guard let text = line.wait(seconds: 15), let port = Int(text.split(separator: "\n").first ?? "") else {
+            process.terminate()
+            throw LaunchError(description: "origin.py did not report its port")
+        }
+        self.port = port
+        self.process = process
+        self.stdin = stdin
+    }
+
+    /// Ends the origin.
+    func stop() {
+        try? stdin.fileHandleForWriting.close()
+        if process.isRunning { process.terminate() }
+    }
+
+    /// `http://127.0.0.1:PORT` + `pathAndQuery`.
+    func url(_ pathAndQuery: String) -> URL {
+        URL(string: "http://127.0.0.1:\(port)\(pathAndQuery)")!
+    }
+
+    /// An upstream sending every scheme request to this origin over plain HTTP.
+    func upstream(
+        connectTimeout: Duration = .seconds(10),
+        timeout: Duration = .seconds(30),
+        client: (any SchemeHTTPClient)? = nil
+    ) -> NetworkUpstream {
+        NetworkUpstream(
+            client: client ?? URLSessionHTTPClient(),
+            rewriter: NetworkRewriter(defaultRule: NetworkRewriteRule(scheme: "http", host: "127.0.0.1", port: port)),
+            connectTimeout: connectTimeout,
+            timeout: timeout
+        )
+    }
+
+    /// The origin's counters for `path`.
+    func stats(_ path: String) async throws -> Stats {
+        let response = try await client.send(SchemeHTTPClientRequest(url: url("/__stats?path=\(path)")))
+        var data = Data()
+        for try await chunk in response.body { data.append(chunk) }
+        return try JSONDecoder().decode(Stats.self, from: data)
+    }
+
+    /// Opens gate `id`: responses held by `wait=id` or `gate=id:N` continue (see origin.py).
+    func release(_ id: String) async throws {
+        let response = try await client.send(SchemeHTTPClientRequest(url: url("/__release?id=\(id)")))
+        for try await _ in response.body {}
+    }
+
+    /// A name no other test uses, for a path (`/name-UUID`, so counters are per test) or a gate id.
+    static func unique(_ name: String) -> String {
+        "\(name)-\(UUID().uuidString)"
+    }
+
+    /// Polls the counters of `path` until `condition` holds; returns the last counters seen.
+    @discardableResult
+    func waitForStats(
+        _ path: String,
+        timeout: Duration = .seconds(10),
+        until condition: (Stats) -> Bool
+    ) async throws -> Stats {
+        let deadline = ContinuousClock.now + timeout
+        var stats = try await self.stats(path)
+        while !condition(stats), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+            stats = try await self.stats(path)
+        }
+        return stats
+    }
+
+    /// The deterministic body the origin sends for `size=` and `chunks=`.
+    static func pattern(count: Int) -> Data {
+        Data((0..<count).map { UInt8(($0 * 7 + 13) % 251) })
+    }
+}
+
+/// A one-shot string handed from a thread, waited for with a deadline.
+private final class LineBox: Sendable {
+    private let condition = NSCondition()
+    nonisolated(unsafe) private var value: String?
+
+    func set(_ text: String) {
+        condition.lock()
+        value = text
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func wait(seconds: Double) -> String? {
+        condition.lock()
+        defer { condition.unlock() }
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        while value == nil, condition.wait(until: deadline) {}
+        return value
+    }
+}
+
+/// Polls `condition` every 10 ms until it holds or `timeout` passes; returns whether it held.
+@discardableResult
+func eventually(timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while !condition() {
+        if ContinuousClock.now >= deadline { return false }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return true
+}
+
