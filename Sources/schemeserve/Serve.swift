@@ -7,7 +7,8 @@ import SchemeServe
 /// `schemeserve serve <directory>`: the dev server.
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Serve a directory (or a package store's active version) as <scheme>://<app-host>/ at http://<bind>:<port>/.",
+        abstract:
+            "Serve a directory (or a package store's active version) as <scheme>://<app-host>/ at http://<bind>:<port>/.",
         discussion: """
             Every request goes through SchemeKit's handler chain, as in the app's web view: same
             files, MIME types, ranges, validators and fallbacks. The first line on standard output

@@ -19,7 +19,9 @@ struct StoreOptions: ParsableArguments {
     {
         if !creating {
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: directory.path(percentEncoded: false), isDirectory: &isDirectory),
+            guard
+                FileManager.default.fileExists(
+                    atPath: directory.path(percentEncoded: false), isDirectory: &isDirectory),
                 isDirectory.boolValue
             else { throw ValidationError("no package store at \(store)") }
         }

@@ -22,14 +22,18 @@ struct PackageCommandTests {
             try Fixtures.write("<p>no zip</p>", "not-a-zip.zip", in: directory)
         }
 
-        func zip(_ version: String) -> String { directory.appending(path: "\(version).zip").path(percentEncoded: false) }
+        func zip(_ version: String) -> String {
+            directory.appending(path: "\(version).zip").path(percentEncoded: false)
+        }
 
         func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
             let (status, stdout, stderr) = try ServeProcess.runToEnd(arguments)
             return (status, stdout, stderr)
         }
 
-        func install(_ version: String, _ extra: [String] = []) throws -> (status: Int32, stdout: String, stderr: String) {
+        func install(_ version: String, _ extra: [String] = []) throws -> (
+            status: Int32, stdout: String, stderr: String
+        ) {
             try run(["package", "install", zip(version), "--store", store, "--version", version] + extra)
         }
 
