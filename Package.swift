@@ -59,6 +59,8 @@ let package = Package(
             name: "schemeserve",
             dependencies: [
                 "SchemeServe",
+                "SchemeKit",
+                "SchemeKitPackages",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

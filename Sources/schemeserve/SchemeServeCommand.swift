@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SchemeKitPackages
 import SchemeServe
 
 #if canImport(Glibc)
@@ -8,20 +9,22 @@ import SchemeServe
     import Darwin
 #endif
 
-/// `schemeserve`: serve a directory through a SchemeKit scheme over HTTP.
+/// `schemeserve`: serve a directory through a SchemeKit scheme over HTTP, and manage offline
+/// package stores (`schemeserve package …`).
 ///
-/// `serve` is the default subcommand; other groups (packages) join ``configuration``'s list.
+/// `serve` is the default subcommand, so `schemeserve <dir>` serves `<dir>`.
 @main
 struct SchemeServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "schemeserve",
         abstract: "Serve a directory over HTTP exactly as a web view gets it through a SchemeKit scheme.",
-        subcommands: [Serve.self],
+        subcommands: [Serve.self, PackageCommand.self],
         defaultSubcommand: Serve.self
     )
 
     /// Parses the arguments and runs; every usage error is one line on standard error and exit
-    /// code 64 (EX_USAGE).
+    /// code 64 (EX_USAGE). A package store failure is one line `schemeserve: error: <reason>` and
+    /// exit code 64 or 1 (see `PackageStoreError.exitStatus`).
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
         var command: any ParsableCommand
@@ -40,6 +43,9 @@ struct SchemeServeCommand: AsyncParsableCommand {
         } catch let error as ServeError {
             printError(error.description)
             Foundation.exit(error.isUsageError ? 64 : 1)
+        } catch let error as PackageStoreError {
+            printError("error: \(error.description)")
+            Foundation.exit(error.exitStatus)
         } catch let error as ValidationError {
             usageFailure(error.message)
         } catch {

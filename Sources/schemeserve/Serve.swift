@@ -1,22 +1,32 @@
 import ArgumentParser
 import Foundation
 import Logging
+import SchemeKitPackages
 import SchemeServe
 
 /// `schemeserve serve <directory>`: the dev server.
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Serve a directory as <scheme>://<app-host>/ at http://<bind>:<port>/.",
+        abstract:
+            "Serve a directory (or a package store's active version) as <scheme>://<app-host>/ at http://<bind>:<port>/.",
         discussion: """
             Every request goes through SchemeKit's handler chain, as in the app's web view: same
             files, MIME types, ranges, validators and fallbacks. The first line on standard output
-            is "Serving <dir> as <scheme>://<host>/ at http://<bind>:<port>/" (with the real port).
+            is "Serving <dir> as <scheme>://<host>/ at http://<bind>:<port>/" (with the real port;
+            "Serving package store <dir> as …" with --store).
             Security defaults: loopback only, Host header checked, no CORS, no dotfiles, no listing.
+            With --store <dir> instead of a directory, the store's active version is served and
+            looked up again for every request, so `schemeserve package install` or `rollback` takes
+            effect on the next request without a restart (the small-file cache is off then, and
+            --watch is refused). Give exactly one of <directory> and --store.
             """
     )
 
-    @Argument(help: "The directory to serve.")
-    var directory: String
+    @Argument(help: "The directory to serve (or use --store).")
+    var directory: String?
+
+    @Option(help: "Serve the active version of this package store instead of a directory.")
+    var store: String?
 
     @Option(help: "The scheme requests are translated to.")
     var scheme = "app"
@@ -65,9 +75,21 @@ struct Serve: AsyncParsableCommand {
     var noGzip = false
 
     func validate() throws {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw ValidationError("not a directory: \(directory)")
+        switch (directory, store) {
+        case (nil, nil): throw ValidationError("give the directory to serve or --store <dir>")
+        case (.some, .some): throw ValidationError("give either a directory or --store, not both")
+        case (.some(let directory), nil):
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
+            else {
+                throw ValidationError("not a directory: \(directory)")
+            }
+        case (nil, .some(let store)):
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: store, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw ValidationError("no package store at \(store)")
+            }
+            if watch { throw ValidationError("--watch cannot be combined with --store") }
         }
         guard (0...65535).contains(port) else { throw ValidationError("invalid port: \(port)") }
         if let fallback {
@@ -92,7 +114,19 @@ struct Serve: AsyncParsableCommand {
         var logger = Logger(label: "schemeserve")
         logger.logLevel = .info
 
-        var configuration = ServeConfiguration(root: URL(filePath: directory, directoryHint: .isDirectory))
+        var configuration: ServeConfiguration
+        let shownRoot: String
+        if let store {
+            let packages = try await PackageStore(directory: StoreOptions.absolute(store))
+            _ = try packages.activeRoot()  // fails clearly now when nothing is installed
+            configuration = ServeConfiguration(root: packages.directory)
+            configuration.rootProvider = packages.rootProvider
+            shownRoot = "package store \(store)"
+        } else {
+            let directory = self.directory ?? "."
+            configuration = ServeConfiguration(root: URL(filePath: directory, directoryHint: .isDirectory))
+            shownRoot = directory
+        }
         configuration.scheme = scheme
         configuration.appHost = appHost
         configuration.bindAddress = bind
@@ -112,12 +146,11 @@ struct Serve: AsyncParsableCommand {
             logger: logger,
             accessLogger: noAccessLog ? .some(nil) : .none
         )
-        let directory = self.directory
         let scheme = self.scheme.lowercased()
         let host = appHost.lowercased()
         let urlHost = bind.contains(":") ? "[\(bind)]" : bind
         try await server.run { address in
-            let line = "Serving \(directory) as \(scheme)://\(host)/ at http://\(urlHost):\(address.port)/\n"
+            let line = "Serving \(shownRoot) as \(scheme)://\(host)/ at http://\(urlHost):\(address.port)/\n"
             FileHandle.standardOutput.write(Data(line.utf8))
         }
         logger.info("stopped")

@@ -12,8 +12,19 @@ public import Foundation
 /// let server = try SchemeServer(configuration: configuration)
 /// ```
 public struct ServeConfiguration: Sendable {
-    /// The directory served at the scheme's root.
+    /// The directory served at the scheme's root (with ``rootProvider``, only the name shown in
+    /// messages, such as a package store's directory).
     public var root: URL
+    /// Resolves the served directory once per request instead of ``root``, or `nil`.
+    ///
+    /// Set it to serve a directory that can change while the server runs, such as the active
+    /// version of a package store (`PackageStore.rootProvider`): each request is served wholly from
+    /// the directory returned when it starts, so a switch is picked up by the next request without
+    /// a restart. With a provider the small-file cache is bypassed (a cached file of the old
+    /// directory stays valid on disk, so it could outlive the switch), and ``watch`` is not
+    /// supported (the server refuses to start). An error thrown by the provider fails the request.
+    /// Default: `nil`, serve ``root``.
+    public var rootProvider: (@Sendable () throws -> URL)?
     /// The scheme the requests are translated to. Default: `app`.
     public var scheme: String
     /// The host of the translated requests (`app://localhost/…`). Default: `localhost`.
@@ -59,6 +70,7 @@ public struct ServeConfiguration: Sendable {
     /// - Parameter root: The directory to serve.
     public init(root: URL) {
         self.root = root
+        self.rootProvider = nil
         self.scheme = "app"
         self.appHost = "localhost"
         self.bindAddress = "127.0.0.1"

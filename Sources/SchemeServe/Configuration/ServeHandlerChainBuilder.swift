@@ -8,7 +8,8 @@ public import SchemeKit
 /// ```
 ///
 /// Each element is present only when its option asks for it (the guard unless `dotfiles`, the
-/// image cache with an image-cache directory, the network with a fallback origin). The resource
+/// image cache with an image-cache directory, the network with a fallback origin, the small-file
+/// cache unless a ``ServeConfiguration/rootProvider`` is set). The resource
 /// handlers themselves come from ``ServeHandlerFactories``; the file handler lists directories
 /// with `list`.
 public struct ServeHandlerChainBuilder: Sendable {
@@ -25,15 +26,29 @@ public struct ServeHandlerChainBuilder: Sendable {
 
     /// Builds the chain.
     ///
-    /// - Throws: ``ServeError`` when the root is not a directory or an option needs a handler the
-    ///   factories do not provide.
+    /// - Throws: ``ServeError`` when the root (or what ``ServeConfiguration/rootProvider`` returns
+    ///   now) is not a directory, the provider fails, or an option needs a handler the factories do
+    ///   not provide.
     public func build() throws -> SchemeHandlerChain {
-        guard let resolver = ServePathResolver(root: configuration.root) else {
-            throw ServeError.notADirectory(configuration.root.path(percentEncoded: false))
+        let resolver: ServePathResolver?
+        if let provider = configuration.rootProvider {
+            // A dynamic root: check it once now; the small-file cache is bypassed (see rootProvider).
+            let current: URL
+            do { current = try provider() } catch { throw ServeError.invalidOption("\(error)") }
+            guard ServePathResolver(root: current) != nil else {
+                throw ServeError.notADirectory(current.path(percentEncoded: false))
+            }
+            resolver = nil
+        } else {
+            guard let fixed = ServePathResolver(root: configuration.root) else {
+                throw ServeError.notADirectory(configuration.root.path(percentEncoded: false))
+            }
+            resolver = fixed
         }
         let files = try factories.files(
             .init(
                 root: configuration.root,
+                rootProvider: configuration.rootProvider,
                 spa: configuration.spa,
                 dotfiles: configuration.dotfiles,
                 listDirectories: configuration.listDirectories
@@ -42,7 +57,7 @@ public struct ServeHandlerChainBuilder: Sendable {
         var handlers: [any SchemeHandler] = []
         if !configuration.dotfiles { handlers.append(DotfileGuard()) }
         if configuration.gzip { handlers.append(PrecompressedSiblingHandler(files: files)) }
-        if configuration.smallFileCacheLimit > 0 {
+        if let resolver, configuration.smallFileCacheLimit > 0 {
             handlers.append(
                 SmallFileCacheHandler(
                     files: files,

@@ -12,6 +12,9 @@ public struct ServeHandlerFactories: Sendable {
     public struct FileOptions: Sendable {
         /// The directory to serve.
         public var root: URL
+        /// Resolves the directory to serve per request (in place of ``root``), or `nil`; see
+        /// ``ServeConfiguration/rootProvider``.
+        public var rootProvider: (@Sendable () throws -> URL)?
         /// Whether an extensionless path that matches nothing gets `/index.html`.
         public var spa: Bool
         /// Whether dotfiles and dot-directories are served.
@@ -40,7 +43,7 @@ public struct ServeHandlerFactories: Sendable {
         self.network = network
     }
 
-    /// SchemeKit's handlers: `LocalFileHandler` (symlinks followed only within the root, hidden
+    /// SchemeKit's handlers: `LocalFileHandler` (its root dynamic when a root provider is given; symlinks followed only within the root, hidden
     /// files denied unless `dotfiles`, listing with `listDirectories`, `Cache-Control: no-cache`),
     /// `ImageCacheHandler` over a memory tier and a disk tier in the given directory, and
     /// `NetworkFallbackHandler` rewriting `scheme://host/path` to the origin's scheme, host and
@@ -50,7 +53,7 @@ public struct ServeHandlerFactories: Sendable {
             files: { options in
                 LocalFileHandler(
                     configuration: LocalFileHandler.Configuration(
-                        root: .directory(options.root),
+                        root: options.rootProvider.map { .dynamic($0) } ?? .directory(options.root),
                         singlePageFallback: options.spa,
                         hiddenFiles: options.dotfiles ? .allow : .deny,
                         directoryListing: options.listDirectories

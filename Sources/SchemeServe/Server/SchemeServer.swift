@@ -46,13 +46,16 @@ public struct SchemeServer: Sendable {
     ///   - logger: Diagnostics (warnings, lifecycle).
     ///   - accessLogger: The access log's logger, or `nil` for no access log. Default: `logger`.
     /// - Throws: ``ServeError`` for an invalid configuration (not a directory, bad scheme,
-    ///   unavailable option).
+    ///   unavailable option, ``ServeConfiguration/watch`` with a ``ServeConfiguration/rootProvider``).
     public init(
         configuration: ServeConfiguration,
         factories: ServeHandlerFactories = .standard,
         logger: Logger,
         accessLogger: Logger?? = .none
     ) throws {
+        if configuration.watch, configuration.rootProvider != nil {
+            throw ServeError.invalidOption("live reload (--watch) cannot watch a dynamic root such as a package store")
+        }
         self.configuration = configuration
         self.registry = try ServeHandlerChainBuilder(configuration: configuration, factories: factories).buildRegistry()
         self.logger = logger

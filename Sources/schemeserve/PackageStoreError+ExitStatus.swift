@@ -1,0 +1,12 @@
+import SchemeKitPackages
+
+extension PackageStoreError {
+    /// The exit status for this failure: 64 (EX_USAGE) when the command line itself is wrong
+    /// (malformed SHA-256 or version, an http URL without `--allow-http`), 1 otherwise.
+    var exitStatus: Int32 {
+        switch kind {
+        case .invalidChecksum, .invalidVersion, .insecureURL: 64
+        default: 1
+        }
+    }
+}
