@@ -12,7 +12,7 @@ public import SchemeKit
 /// ```swift
 /// let store = try await PackageStore(directory: appSupport.appending(path: "web"), httpClient: client)
 /// try await store.install(PackageInstallRequest(source: .remote(url), sha256: digest, size: size))
-/// let files = LocalFileHandler(rootProvider: store.rootProvider)   // serves the active version
+/// let files = LocalFileHandler(configuration: .init(root: .dynamic(store.rootProvider)))  // the active version
 /// ```
 ///
 /// ## Layout and pointer
