@@ -37,14 +37,16 @@ grep -q "Build complete" /tmp/schemekit-build.log || { tail -40 /tmp/schemekit-b
 # --- 3. All suites ----------------------------------------------------------------------------
 # Suites run in separate processes: the stress test saturates the cooperative thread pool (two
 # threads on two cores) for seconds, and the server tests block threads on raw sockets; either
-# would starve the loopback-origin tests of the core suites if they shared a process.
+# would starve the loopback-origin tests (network, preload) if they shared a process, and so would
+# the crash tests that wait on child processes.
 run_suite() {  # run_suite NAME swift-test-arguments...
     local name=$1; shift
     log "swift test $*"
     swift test --skip-build "$@" 2>&1 | tee "/tmp/schemekit-$name.log"
     grep -qE "Test run with [0-9]+ tests? .*passed" "/tmp/schemekit-$name.log" || exit 1
 }
-run_suite core --skip Stress --skip SchemeServeTests
+run_suite core --skip Stress --skip SchemeServeTests --skip "Network|Preload"
+run_suite network --filter "Network|Preload"
 run_suite serve --filter SchemeServeTests
 run_suite stress --filter Stress
 
