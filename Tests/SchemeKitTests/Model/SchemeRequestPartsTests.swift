@@ -81,6 +81,7 @@ struct SchemeRequestPartsTests {
         "app://h/x?", "app://h%41/x", "app://h/a%2Fb", "APP://X:/p?q", "app:/x/y", "app:/", "app:///", "app://",
         "app://H.Example:80", "app://a!$&'()*+,;=b/x", "app://h/:@!$&'()*+,;=-._~?/:@", "app://h/a b",
         "app://h/a\"b<c>{d}|e^f`g\\h", "app://h/[x]", "app://h/?q=[x]", "app://h/x?q=%C3%BC",
+        "app://h/../x", "app://h/./a/../b", "app://H:8/%7e", "app://h:00080/x", "app://1.2.3.4/x", "app://h/a//b",
     ]
 
     @Test(arguments: urls)
