@@ -3,7 +3,7 @@ import Foundation
 import SchemeKit
 
 /// A sink that drops everything: measures the handler and the guarded task, not an engine.
-private struct DiscardingSink: SchemeTaskSink {
+private struct CacheDiscardingSink: SchemeTaskSink {
     func receive(_ response: SchemeResponse) {}
     func receive(_ data: Data) {}
     func finish() {}
@@ -57,7 +57,7 @@ func cacheBenchmarks() {
 
     Benchmark("Registry + ImageCacheHandler memory hit, 50 KiB", configuration: configuration) { benchmark in
         for _ in benchmark.scaledIterations {
-            await memoryRegistry.handle(request, sink: DiscardingSink())
+            await memoryRegistry.handle(request, sink: CacheDiscardingSink())
         }
     }
 
@@ -65,7 +65,7 @@ func cacheBenchmarks() {
         "Registry + ImageCacheHandler disk hit, 50 KiB", configuration: configuration,
         closure: { benchmark in
             for _ in benchmark.scaledIterations {
-                await diskRegistry.handle(request, sink: DiscardingSink())
+                await diskRegistry.handle(request, sink: CacheDiscardingSink())
             }
         }, teardown: teardown)
 }

@@ -17,7 +17,22 @@ public struct SchemeRequest: Sendable {
     /// The HTTP head: method, scheme, authority, path (with query) and header fields.
     public var head: HTTPRequest
     /// The URL exactly as the engine gave it.
-    public let url: URL
+    ///
+    /// Requests made from parts (``init(scheme:authority:path:method:headerFields:body:)``) or
+    /// from a string build this `URL` on first use of each copy, so the hot path that never
+    /// reads it never pays for Foundation's parser.
+    public var url: URL {
+        switch source {
+        case .url(let url):
+            return url
+        case .string(let string):
+            // The fast parser accepts only strings `URL(string:)` accepts unchanged.
+            guard let url = URL(string: string) else {
+                preconditionFailure("SchemeRequest: Foundation rejected a URL SchemeKit accepted: \(string)")
+            }
+            return url
+        }
+    }
     /// The request body; ``SchemeRequestBody/empty`` for GET and HEAD.
     public var body: SchemeRequestBody
     /// The lowercased scheme, such as `app`.
@@ -30,6 +45,14 @@ public struct SchemeRequest: Sendable {
     public let path: String
     /// The query string without its `?`, still percent-encoded, or `nil`.
     public let query: String?
+
+    private let source: Source
+
+    /// Where ``url`` comes from: the engine's `URL` value, or the string it is built from.
+    private enum Source: Sendable {
+        case url(URL)
+        case string(String)
+    }
 
     /// Creates a request from a URL.
     ///
@@ -46,6 +69,113 @@ public struct SchemeRequest: Sendable {
         headerFields: HTTPFields = [:],
         body: SchemeRequestBody = .empty
     ) throws(SchemeRequestError) {
+        var outcome = SchemeURLParts.Outcome.unsupported
+        if url.baseURL == nil { outcome = SchemeURLParts.parse(url.absoluteString) }
+        let parts: SchemeURLParts
+        switch outcome {
+        case .parsed(let fast): parts = fast
+        case .rejected(let error): throw error
+        case .unsupported: parts = try Self.foundationParts(of: url)
+        }
+        self.init(parts: parts, source: .url(url), method: method, headerFields: headerFields, body: body)
+    }
+
+    /// Creates a request from a URL string; see ``init(url:method:headerFields:body:)``.
+    ///
+    /// - Throws: ``SchemeRequestError/malformedURL(_:)`` when the string is not a URL, and the
+    ///   errors of ``init(url:method:headerFields:body:)``.
+    public init(
+        _ string: String,
+        method: HTTPRequest.Method = .get,
+        headerFields: HTTPFields = [:],
+        body: SchemeRequestBody = .empty
+    ) throws(SchemeRequestError) {
+        switch SchemeURLParts.parse(string) {
+        case .parsed(let parts):
+            self.init(parts: parts, source: .string(string), method: method, headerFields: headerFields, body: body)
+            return
+        case .rejected(let error):
+            throw error
+        case .unsupported:
+            break
+        }
+        if string.contains("#") { throw .fragmentNotAllowed(string) }
+        guard let url = URL(string: string) else { throw .malformedURL(string) }
+        try self.init(url: url, method: method, headerFields: headerFields, body: body)
+    }
+
+    /// Creates a request from the parts an engine already has, such as an HTTP request's
+    /// scheme, authority and target, without going through `URL`.
+    ///
+    /// The result is the same as `SchemeRequest("\(scheme)://\(authority)\(path)")`: the same
+    /// validation, lowercased scheme and host, percent-encoding kept as given. Common URLs are
+    /// parsed by a single pass over the bytes; ``url`` is built only when read.
+    ///
+    /// ```swift
+    /// let request = try SchemeRequest(scheme: "app", authority: "localhost", path: "/a.js?v=2")
+    /// request.path   // "/a.js"
+    /// request.query  // "v=2"
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - scheme: The scheme, such as `app` (any case).
+    ///   - authority: `host` or `host:port`; may be empty (`app:///index.html`).
+    ///   - path: The percent-encoded path with its query, starting with `/`; empty means `/`.
+    ///   - method: The HTTP method. Default: GET.
+    ///   - headerFields: The request's header fields. Default: none.
+    ///   - body: The request body. Default: ``SchemeRequestBody/empty``.
+    /// - Throws: ``SchemeRequestError/missingScheme(_:)`` for an empty scheme,
+    ///   ``SchemeRequestError/notHierarchical(_:)`` when the path does not start with `/`,
+    ///   ``SchemeRequestError/malformedURL(_:)`` when the scheme or authority holds a delimiter
+    ///   (`:`, `/`, `?`, `#` in the scheme; `/`, `?`, `#` in the authority) or the whole is not a
+    ///   URL, and ``SchemeRequestError/fragmentNotAllowed(_:)`` for a `#` in the path.
+    public init(
+        scheme: String,
+        authority: String,
+        path: String,
+        method: HTTPRequest.Method = .get,
+        headerFields: HTTPFields = [:],
+        body: SchemeRequestBody = .empty
+    ) throws(SchemeRequestError) {
+        let string = "\(scheme)://\(authority)\(path)"
+        guard !scheme.isEmpty else { throw .missingScheme(string) }
+        guard !scheme.utf8.contains(where: { Self.isDelimiter($0) || $0 == UInt8(ascii: ":") }),
+            !authority.utf8.contains(where: Self.isDelimiter)
+        else { throw .malformedURL(string) }
+        guard path.isEmpty || path.utf8.first == UInt8(ascii: "/") else { throw .notHierarchical(string) }
+        try self.init(string, method: method, headerFields: headerFields, body: body)
+    }
+
+    private static func isDelimiter(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#")
+    }
+
+    private init(
+        parts: SchemeURLParts,
+        source: Source,
+        method: HTTPRequest.Method,
+        headerFields: HTTPFields,
+        body: SchemeRequestBody
+    ) {
+        self.head = HTTPRequest(
+            method: method,
+            scheme: parts.scheme,
+            authority: parts.authority,
+            path: parts.pathAndQuery,
+            headerFields: headerFields
+        )
+        self.source = source
+        self.body = body
+        self.scheme = parts.scheme
+        self.host = parts.host
+        self.port = parts.port
+        self.path = parts.path
+        self.query = parts.query
+    }
+
+    /// The parts as Foundation's `URLComponents` sees them: the path for URLs outside the fast
+    /// parser's subset (IP literals, userinfo, IDNA hosts, characters needing escapes).
+    private static func foundationParts(of url: URL) throws(SchemeRequestError) -> SchemeURLParts {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             throw .malformedURL(url.absoluteString)
         }
@@ -65,38 +195,17 @@ public struct SchemeRequest: Sendable {
         let host = (components.percentEncodedHost ?? "").lowercased()
         let path = rawPath.isEmpty ? "/" : rawPath
         let query = components.percentEncodedQuery
-        let lowerScheme = scheme.lowercased()
         var authority = host
         if let port = components.port { authority += ":\(port)" }
-        self.head = HTTPRequest(
-            method: method,
-            scheme: lowerScheme,
+        return SchemeURLParts(
+            scheme: scheme.lowercased(),
+            host: host,
+            port: components.port,
             authority: authority,
-            path: query.map { "\(path)?\($0)" } ?? path,
-            headerFields: headerFields
+            path: path,
+            query: query,
+            pathAndQuery: query.map { "\(path)?\($0)" } ?? path
         )
-        self.url = url
-        self.body = body
-        self.scheme = lowerScheme
-        self.host = host
-        self.port = components.port
-        self.path = path
-        self.query = query
-    }
-
-    /// Creates a request from a URL string; see ``init(url:method:headerFields:body:)``.
-    ///
-    /// - Throws: ``SchemeRequestError/malformedURL(_:)`` when the string is not a URL, and the
-    ///   errors of ``init(url:method:headerFields:body:)``.
-    public init(
-        _ string: String,
-        method: HTTPRequest.Method = .get,
-        headerFields: HTTPFields = [:],
-        body: SchemeRequestBody = .empty
-    ) throws(SchemeRequestError) {
-        if string.contains("#") { throw .fragmentNotAllowed(string) }
-        guard let url = URL(string: string) else { throw .malformedURL(string) }
-        try self.init(url: url, method: method, headerFields: headerFields, body: body)
     }
 
     /// The request method.

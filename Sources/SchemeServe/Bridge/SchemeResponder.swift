@@ -20,7 +20,8 @@ struct SchemeResponder: HTTPResponder {
     typealias Context = BasicRequestContext
 
     let registry: SchemeRegistry
-    let prefix: String
+    let scheme: String
+    let appHost: String
     let requestGuard: RequestGuard
     let corsOrigins: Set<String>
     let gzip: Bool
@@ -29,7 +30,8 @@ struct SchemeResponder: HTTPResponder {
 
     init(configuration: ServeConfiguration, registry: SchemeRegistry, accessLog: AccessLog?) {
         self.registry = registry
-        self.prefix = "\(configuration.scheme.lowercased())://\(configuration.appHost.lowercased())"
+        self.scheme = configuration.scheme.lowercased()
+        self.appHost = configuration.appHost.lowercased()
         self.requestGuard = RequestGuard(
             allowedHosts: configuration.allowedHosts, bindAddress: configuration.bindAddress)
         self.corsOrigins = Set(configuration.corsOrigins)
@@ -45,15 +47,22 @@ struct SchemeResponder: HTTPResponder {
         if let rejection = requestGuard.check(head) {
             return finalise(plain(rejection.status, rejection.message, head), head, started, handler: "guard")
         }
-        guard let url = URL(string: prefix + target),
-            let schemeRequest = try? SchemeRequest(url: url, method: head.method, headerFields: head.headerFields)
+        // Parsed once, from the parts HTTP already split: no `URL` is built on this path.
+        guard
+            let schemeRequest = try? SchemeRequest(
+                scheme: scheme, authority: appHost, path: target, method: head.method,
+                headerFields: head.headerFields)
         else {
             return finalise(plain(.badRequest, "Bad Request\n", head), head, started, handler: "guard")
         }
 
         let bridge = ResponseBridge()
         let task = registry.task(for: schemeRequest, sink: bridge)
-        task.start()
+        // The handler runs on this thread until its first real suspension: a small file or a
+        // cache hit is complete before `bridge.start()`, with no hop to another thread. A
+        // streaming handler suspends on back-pressure and goes on in its own task while this one
+        // writes the body (so `await task.run()` here would deadlock on a large file).
+        Task.immediate { await task.run() }
         let start = await withTaskCancellationHandler {
             await bridge.start()
         } onCancel: {

@@ -38,10 +38,10 @@ struct PrecompressedSiblingHandler: SchemeHandler {
     }
 
     private func sibling(of request: SchemeRequest, suffix: String) -> SchemeRequest? {
-        var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
-        components?.percentEncodedPath = request.path + suffix
-        guard let url = components?.url else { return nil }
-        return try? SchemeRequest(url: url, method: request.method, headerFields: request.headerFields)
+        try? SchemeRequest(
+            scheme: request.scheme, authority: request.head.authority ?? request.host,
+            path: request.path + suffix + (request.query.map { "?\($0)" } ?? ""), method: request.method,
+            headerFields: request.headerFields)
     }
 }
 
