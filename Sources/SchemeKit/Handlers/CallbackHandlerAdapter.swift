@@ -23,7 +23,8 @@ public struct CallbackHandlerAdapter<Handler: CallbackSchemeHandler>: SchemeHand
     public var name: String { String(describing: Handler.self) }
 
     /// Starts the callback handler and relays its calls until a terminal call or a stop.
-    public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome {
+    public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome
+    {
         let task = CallbackSchemeTask(request: request)
         let handler = self.handler
         await withTaskCancellationHandler {

@@ -33,7 +33,8 @@ public struct ClosureHandler: SchemeHandler {
     }
 
     /// Calls the closure.
-    public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome {
+    public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome
+    {
         try await body(request, writer)
     }
 }

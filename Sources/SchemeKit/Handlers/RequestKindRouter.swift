@@ -53,7 +53,8 @@ public struct RequestKindRouter: SchemeHandler {
     public var name: String { "kind-router" }
 
     /// Sends the request to the handler for its kind.
-    public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome {
+    public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome
+    {
         guard let entry = entries[RequestKind.of(request)] ?? fallbackEntry,
             entry.methods.contains(request.method)
         else { return .passed }

@@ -42,7 +42,8 @@ public struct SchemeHandlerChain: SchemeHandler {
     public var name: String { "chain" }
 
     /// Asks each handler that supports the method until one answers.
-    public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome {
+    public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome
+    {
         for entry in entries where entry.methods.contains(request.method) {
             try Task.checkCancellation()
             let outcome = try await SchemeHandlerTrace.$name.withValue(entry.name) {

@@ -70,7 +70,8 @@ struct RouteTable: Sendable {
         var list = schemeRoutes[index].routes
         let before = list.count
         list.removeAll { route in
-            (pathPrefix == nil && host == nil) || (route.host == host && (pathPrefix == nil || route.pathPrefix == pathPrefix))
+            (pathPrefix == nil && host == nil)
+                || (route.host == host && (pathPrefix == nil || route.pathPrefix == pathPrefix))
         }
         if list.isEmpty {
             schemeRoutes.remove(at: index)

@@ -9,7 +9,9 @@ public struct SchemeName: RawRepresentable, Hashable, Sendable, CustomStringConv
     public let rawValue: String
 
     /// The schemes engines keep for themselves.
-    public static let reserved: Set<String> = ["http", "https", "file", "about", "data", "blob", "javascript", "ws", "wss"]
+    public static let reserved: Set<String> = [
+        "http", "https", "file", "about", "data", "blob", "javascript", "ws", "wss",
+    ]
 
     /// Validates and lowercases `rawValue`; `nil` when invalid or reserved.
     public init?(rawValue: String) {
@@ -41,7 +43,8 @@ public struct SchemeName: RawRepresentable, Hashable, Sendable, CustomStringConv
         guard let first = bytes.first, Self.isAlpha(first), bytes.count <= 64 else {
             throw .invalidSchemeName(name)
         }
-        for byte in bytes.dropFirst() where !(Self.isAlpha(byte) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2B || byte == 0x2D || byte == 0x2E) {
+        for byte in bytes.dropFirst()
+        where !(Self.isAlpha(byte) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2B || byte == 0x2D || byte == 0x2E) {
             throw .invalidSchemeName(name)
         }
         let lower = name.lowercased()

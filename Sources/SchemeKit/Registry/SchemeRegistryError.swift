@@ -10,11 +10,15 @@ public struct SchemeRegistryError: Error, Hashable, Sendable, CustomStringConver
     let code: Code
 
     /// The name is not an RFC 3986 scheme name.
-    public static func invalidSchemeName(_ name: String) -> SchemeRegistryError { .init(code: .invalidSchemeName(name)) }
+    public static func invalidSchemeName(_ name: String) -> SchemeRegistryError {
+        .init(code: .invalidSchemeName(name))
+    }
     /// The engine handles this scheme itself (`http`, `file`, …).
     public static func reservedScheme(_ name: String) -> SchemeRegistryError { .init(code: .reservedScheme(name)) }
     /// A path prefix must start with `/`.
-    public static func invalidPathPrefix(_ prefix: String) -> SchemeRegistryError { .init(code: .invalidPathPrefix(prefix)) }
+    public static func invalidPathPrefix(_ prefix: String) -> SchemeRegistryError {
+        .init(code: .invalidPathPrefix(prefix))
+    }
     /// A handler is already registered for this scheme, host and path prefix.
     public static func duplicateRoute(_ route: String) -> SchemeRegistryError { .init(code: .duplicateRoute(route)) }
 
