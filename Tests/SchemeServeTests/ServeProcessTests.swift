@@ -121,7 +121,9 @@ struct ServeProcessTests {
         #expect(try download() > Int(size))
         let afterSecond = server.peakResidentKiB ?? 0
         #expect(afterFirst - start < 256 * 1024, "first 1 GiB download grew the peak RSS by \(afterFirst - start) KiB")
-        #expect(afterSecond - afterFirst < 256 * 1024, "second download grew the peak RSS by \(afterSecond - afterFirst) KiB")
+        #expect(
+            afterSecond - afterFirst < 256 * 1024,
+            "second download grew the peak RSS by \(afterSecond - afterFirst) KiB")
     }
 
     @Test func fallbackReachesASecondLocalServer() throws {

@@ -89,7 +89,8 @@ struct ImageCacheTests {
         try Data("x".utf8).write(to: file)
         let warnings = WarningLog()
         let cache = ImageCache(
-            disk: .init(directory: file.appendingPathComponent("cache")), clock: CacheTestClock(), onWarning: warnings.sink
+            disk: .init(directory: file.appendingPathComponent("cache")), clock: CacheTestClock(),
+            onWarning: warnings.sink
         )
         #expect(cache.disk == nil)
         #expect(warnings.all.count == 1)
@@ -105,7 +106,8 @@ struct ImageCacheTests {
         defer { directory.remove() }
         let cacheDirectory = directory.url.appendingPathComponent("images")
         let warnings = WarningLog()
-        let cache = ImageCache(disk: .init(directory: cacheDirectory), clock: CacheTestClock(), onWarning: warnings.sink)
+        let cache = ImageCache(
+            disk: .init(directory: cacheDirectory), clock: CacheTestClock(), onWarning: warnings.sink)
         #expect(cache.disk != nil)
         // The directory disappears and a regular file takes its place: every write fails.
         try FileManager.default.removeItem(at: cacheDirectory)

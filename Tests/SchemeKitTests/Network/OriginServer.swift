@@ -166,4 +166,3 @@ func eventually(timeout: Duration = .seconds(10), _ condition: () -> Bool) async
     }
     return true
 }
-

@@ -76,11 +76,7 @@ struct WebKitAdapterTests {
     /// exact bytes) reaches the page.
     @Test func aRangeRequestFromThePageGetsA206() async throws {
         let harness = try WebKitHarness.get()
-        let session = try await harness.makeSession()
-        try await withTimeout(20, "loading the sample app") {
-            try await session.load("app://localhost/index.html")
-        }
-        harness.adapter.clearLog()
+        let session = try await harness.sessionShowingSampleApp()
         let json = try await withTimeout(20, "a range fetch") {
             try await session.callAsyncFunction(
                 """
@@ -129,11 +125,7 @@ struct WebKitAdapterTests {
     /// the decoder gets the real WebM, so wrong bytes, ranges or lengths would break playback.
     @Test func aVideoSeekIsServedByRangeRequests() async throws {
         let harness = try WebKitHarness.get()
-        let session = try await harness.makeSession()
-        try await withTimeout(20, "loading the sample app") {
-            try await session.load("app://localhost/index.html")
-        }
-        harness.adapter.clearLog()
+        let session = try await harness.sessionShowingSampleApp()
         let json = try await withTimeout(30, "MSE playback and seek") {
             try await session.callAsyncFunction(Self.rangePlayer)
         }

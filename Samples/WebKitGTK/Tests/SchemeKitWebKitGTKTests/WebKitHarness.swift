@@ -49,6 +49,16 @@ final class WebKitHarness: Sendable {
     }
 
     /// A fresh view (not pooled).
+    /// A new session that has loaded the sample app, with the request log cleared after the load.
+    func sessionShowingSampleApp() async throws -> WebViewSession {
+        let session = try await makeSession()
+        try await withTimeout(20, "loading the sample app") {
+            try await session.load("app://localhost/index.html")
+        }
+        adapter.clearLog()
+        return session
+    }
+
     func makeSession() async throws -> WebViewSession {
         let session = try await WebViewSession.make(executor: glib.executor)
         glib.installExitHandler()
