@@ -9,4 +9,12 @@ extension PackageStoreError {
         default: 1
         }
     }
+
+    /// What to change on the command line, appended to the error line; empty when nothing applies.
+    var commandLineHint: String {
+        switch kind {
+        case .insecureURL: " (pass --allow-http for a local development server)"
+        default: ""
+        }
+    }
 }

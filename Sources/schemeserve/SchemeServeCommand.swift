@@ -44,7 +44,7 @@ struct SchemeServeCommand: AsyncParsableCommand {
             printError(error.description)
             Foundation.exit(error.isUsageError ? 64 : 1)
         } catch let error as PackageStoreError {
-            printError("error: \(error.description)")
+            printError("error: \(error.description)\(error.commandLineHint)")
             Foundation.exit(error.exitStatus)
         } catch let error as ValidationError {
             usageFailure(error.message)

@@ -99,6 +99,37 @@ struct PackageCommandTests {
         #expect(before == "v1 (active)\n")
     }
 
+    @Test func installFromAURLDownloadsVerifiesAndActivates() throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let origin = try PythonHTTPServer(serving: workspace.directory)
+        defer { origin.stop() }
+        let url = "\(origin.origin)/v1.zip"
+        let sha = try Workspace.sha256(workspace.zip("v1"))
+
+        // Plain http is refused unless asked for: a usage error, nothing downloaded.
+        let refused = try workspace.run(["package", "install", url, "--store", workspace.store, "--version", "v1"])
+        #expect(refused.status == 64)
+        #expect(refused.stderr.contains("--allow-http"), "\(refused.stderr)")
+
+        let installed = try workspace.run([
+            "package", "install", url, "--store", workspace.store, "--version", "v1", "--sha256", sha, "--allow-http",
+        ])
+        #expect(installed.status == 0, "\(installed.stderr)")
+        #expect(installed.stdout == "v1\n")
+        #expect(try workspace.list() == "v1 (active)\n")
+
+        // A missing file on the origin fails with one line; the store keeps v1 active.
+        let missing = try workspace.run([
+            "package", "install", "\(origin.origin)/nowhere.zip", "--store", workspace.store, "--version", "v2",
+            "--allow-http",
+        ])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.split(separator: "\n").count == 1, "\(missing.stderr)")
+        #expect(missing.stderr.contains("404"), "\(missing.stderr)")
+        #expect(try workspace.list() == "v1 (active)\n")
+    }
+
     @Test func corruptZipFailsWithExitCode1() throws {
         let workspace = try Workspace()
         defer { workspace.remove() }

@@ -130,38 +130,10 @@ struct ServeProcessTests {
         let origin = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: origin) }
         try Fixtures.write("from the origin", "remote.txt", in: origin)
-        let python = Process()
-        python.executableURL = URL(filePath: "/usr/bin/env")
-        python.arguments = [
-            "python3", "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", origin.path,
-        ]
-        let out = Pipe()
-        python.standardOutput = out
-        python.standardError = FileHandle.nullDevice
-        try python.run()
-        defer {
-            // SIGKILL: a child spawned from a Dispatch worker thread inherits its blocked SIGTERM.
-            kill(python.processIdentifier, SIGKILL)
-            python.waitUntilExit()
-        }
-        var line = Data()
-        let fd = out.fileHandleForReading.fileDescriptor
-        var pollFD = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        let deadline = Date.now.addingTimeInterval(15)
-        while Date.now < deadline, poll(&pollFD, 1, 200) >= 0 {
-            var byte: UInt8 = 0
-            if pollFD.revents != 0 {
-                guard read(fd, &byte, 1) == 1, byte != 10 else { break }
-                line.append(byte)
-            }
-        }
-        let text = String(decoding: line, as: UTF8.self)
-        let port = try #require(
-            text.split(separator: " ").firstIndex(of: "port").map { text.split(separator: " ")[$0 + 1] }.flatMap {
-                Int($0)
-            })
+        let python = try PythonHTTPServer(serving: origin)
+        defer { python.stop() }
 
-        let server = try ServeProcess([Self.sampleApp, "--fallback", "http://127.0.0.1:\(port)"])
+        let server = try ServeProcess([Self.sampleApp, "--fallback", python.origin])
         defer { server.stop() }
         let remote = try RawHTTP.request(port: server.port, "/remote.txt")
         #expect(remote.status == 200)
