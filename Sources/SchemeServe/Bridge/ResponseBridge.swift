@@ -121,7 +121,9 @@ final class ResponseBridge: SchemeTaskSink {
 
     /// Waits for the head (or for a failure before it).
     func start() async -> Start {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Start, Never>) in
+        // A handler that answered without suspending (small files, cache hits) is already done.
+        if let start = state.withLock({ $0.start }) { return start }
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Start, Never>) in
             let ready = state.withLock { state -> Start? in
                 if let start = state.start { return start }
                 state.startWaiter = continuation

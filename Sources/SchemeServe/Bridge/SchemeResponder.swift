@@ -173,12 +173,18 @@ struct SchemeResponder: HTTPResponder {
         var pendingHTML = transforms.injectScript == nil ? nil : Data()
         while true {
             let batch = await bridge.next()
-            for chunk in batch.chunks {
-                if pendingHTML != nil {
-                    pendingHTML?.append(chunk)
-                    continue
+            if pendingHTML != nil {
+                for chunk in batch.chunks { pendingHTML?.append(chunk) }
+            } else if gzipStream == nil {
+                // One hand-over to the channel per batch: everything buffered since the last one.
+                switch batch.chunks.count {
+                case 0: break
+                case 1: try await writer.write(ByteBuffer(bytes: batch.chunks[0]))
+                default: try await writer.write(contentsOf: batch.chunks.map { ByteBuffer(bytes: $0) })
                 }
-                sent += try await write(chunk, gzip: gzipStream, to: &writer)
+                for chunk in batch.chunks { sent += chunk.count }
+            } else {
+                for chunk in batch.chunks { sent += try await write(chunk, gzip: gzipStream, to: &writer) }
             }
             switch batch.end {
             case nil:
