@@ -136,6 +136,12 @@ final class FaultWriter<Base: SchemeResponseWriter, Wrapped: SchemeHandler>: Sch
         throw error
     }
 
+    func makeBody<Failure: Error>(
+        count: Int, fill: (UnsafeMutableRawBufferPointer) throws(Failure) -> Int
+    ) throws(Failure) -> Data {
+        try base.makeBody(count: count, fill: fill)
+    }
+
     func finish() async throws {
         try await base.finish()
         switch fault.kind {

@@ -81,6 +81,12 @@ struct ThrottledWriter<Base: SchemeResponseWriter, Wrapped: SchemeHandler>: Sche
         }
     }
 
+    func makeBody<Failure: Error>(
+        count: Int, fill: (UnsafeMutableRawBufferPointer) throws(Failure) -> Int
+    ) throws(Failure) -> Data {
+        try base.makeBody(count: count, fill: fill)
+    }
+
     func finish() async throws {
         try await base.finish()
     }

@@ -68,6 +68,12 @@ final class ImageCacheTeeWriter<Base: SchemeResponseWriter>: SchemeResponseWrite
         }
     }
 
+    func makeBody<Failure: Error>(
+        count: Int, fill: (UnsafeMutableRawBufferPointer) throws(Failure) -> Int
+    ) throws(Failure) -> Data {
+        try base.makeBody(count: count, fill: fill)
+    }
+
     func finish() async throws {
         do {
             try await base.finish()

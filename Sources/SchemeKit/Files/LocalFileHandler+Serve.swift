@@ -53,10 +53,10 @@ extension LocalFileHandler {
         var whole: Data?
         var leading: Data?
         if size > 0, isSmall, needsSniffing || request.method == .get {
-            whole = try await read(file, offset: 0, count: Int(size))
+            whole = try await read(file, offset: 0, count: Int(size), into: writer)
             leading = whole
         } else if size > 0, needsSniffing {
-            leading = try await read(file, offset: 0, count: Int(min(size, Int64(Self.sniffLength))))
+            leading = try await read(file, offset: 0, count: Int(min(size, Int64(Self.sniffLength))), into: writer)
         }
         let sniffed = leading.map { $0.count > Self.sniffLength ? $0.prefix(Self.sniffLength) : $0 }
         let (mimeType, charset) = detector.contentType(
@@ -119,7 +119,7 @@ extension LocalFileHandler {
         while remaining > 0 {
             try Task.checkCancellation()
             let count = Int(min(chunkSize, remaining))
-            let data = try await read(file, offset: offset, count: count)
+            let data = try await read(file, offset: offset, count: count, into: writer)
             try await writer.write(data)
             offset += Int64(count)
             remaining -= Int64(count)
@@ -129,19 +129,30 @@ extension LocalFileHandler {
         }
     }
 
-    /// Reads exactly `count` bytes at `offset`, inline or on the configured queue.
+    /// Reads exactly `count` bytes at `offset`, inline or on the configured queue, into memory
+    /// from `writer` (the engine's, when it supplies its own).
     ///
     /// - Throws: ``LocalFileHandlerError`` on an I/O error or when the file ends early.
-    func read(_ file: FileDescriptorStat, offset: Int64, count: Int) async throws -> Data {
+    func read(_ file: FileDescriptorStat, offset: Int64, count: Int, into writer: some SchemeResponseWriter)
+        async throws -> Data
+    {
         FileReadProbe.current?.read(bytes: count)
         let fd = file.fd
+        @Sendable func readBody() -> Result<Data, POSIX.Errno> {
+            guard count > 0 else { return .success(Data()) }
+            return Result { () throws(POSIX.Errno) -> Data in
+                try writer.makeBody(count: count) { (buffer) throws(POSIX.Errno) -> Int in
+                    try POSIX.readFully(fd, into: buffer.baseAddress!, count: count, offset: offset).get()
+                }
+            }
+        }
         let result: Result<Data, POSIX.Errno>
         switch configuration.readMode {
         case .inline:
-            result = POSIX.readData(fd, count: count, offset: offset)
+            result = readBody()
         case .dispatch(let queue):
             result = await withCheckedContinuation { continuation in
-                queue.async { continuation.resume(returning: POSIX.readData(fd, count: count, offset: offset)) }
+                queue.async { continuation.resume(returning: readBody()) }
             }
         }
         switch result {

@@ -64,23 +64,6 @@ enum POSIX {
         return .success(done)
     }
 
-    /// Reads `count` bytes at `offset` into a new `Data` (no zero-fill); fewer when the file ends.
-    static func readData(_ fd: Int32, count: Int, offset: Int64) -> Result<Data, Errno> {
-        guard count > 0 else { return .success(Data()) }
-        guard let buffer = malloc(count) else { return .failure(Errno(ENOMEM)) }
-        switch readFully(fd, into: buffer, count: count, offset: offset) {
-        case .success(let read):
-            guard read > 0 else {
-                free(buffer)
-                return .success(Data())
-            }
-            return .success(Data(bytesNoCopy: buffer, count: read, deallocator: .free))
-        case .failure(let error):
-            free(buffer)
-            return .failure(error)
-        }
-    }
-
     /// `realpath(path)`, or `nil` when it fails.
     static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }

@@ -19,9 +19,30 @@ public protocol SchemeResponseWriter: Sendable {
     func finish() async throws
     /// Fails the task; allowed before or after the head.
     func fail(_ error: any Error) async throws
+    /// Reads a body into memory the engine supplies, when it does (see ``SchemeBodyAllocator``).
+    ///
+    /// Handlers that read bytes into a buffer before writing them (files, sockets) call this
+    /// instead of allocating, so the engine can take the bytes without copying them. The default
+    /// uses ``MallocBodyAllocator``; a wrapping writer forwards to the writer it wraps.
+    ///
+    /// - Parameters:
+    ///   - count: The capacity to fill. Must be positive.
+    ///   - fill: Writes into the buffer and returns how many bytes it wrote (`0...count`).
+    /// - Returns: The written bytes, to pass to ``write(_:)-(Data)``.
+    /// - Throws: What `fill` throws.
+    func makeBody<Failure: Error>(
+        count: Int, fill: (UnsafeMutableRawBufferPointer) throws(Failure) -> Int
+    ) throws(Failure) -> Data
 }
 
 extension SchemeResponseWriter {
+    /// Allocates with ``MallocBodyAllocator``.
+    public func makeBody<Failure: Error>(
+        count: Int, fill: (UnsafeMutableRawBufferPointer) throws(Failure) -> Int
+    ) throws(Failure) -> Data {
+        try MallocBodyAllocator().makeBody(count: count, fill: fill)
+    }
+
     /// Writes a whole response: the head, `body` (when not empty) and the finish.
     ///
     /// `Content-Length` is set to `body.count` when `response` does not state a length.

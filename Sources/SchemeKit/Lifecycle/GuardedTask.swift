@@ -293,6 +293,12 @@ struct GuardedResponseWriter: SchemeResponseWriter {
         }
     }
 
+    func makeBody<Failure: Error>(
+        count: Int, fill: (UnsafeMutableRawBufferPointer) throws(Failure) -> Int
+    ) throws(Failure) -> Data {
+        try (task.sink.bodyAllocator ?? MallocBodyAllocator()).makeBody(count: count, fill: fill)
+    }
+
     func finish() async throws {
         if task.executor == nil {
             try task.writeInline(.finish)

@@ -34,6 +34,9 @@ public protocol SchemeTaskSink: Sendable {
 
     /// Suspends the writing handler until the engine can take more data. Default: returns at once.
     func waitForCapacity() async
+    /// The memory handlers read bodies into, when the engine supplies its own (to pass the bytes
+    /// on without a copy). Default: `nil`, handlers use ``MallocBodyAllocator``.
+    var bodyAllocator: (any SchemeBodyAllocator)? { get }
 }
 
 extension SchemeTaskSink {
@@ -42,4 +45,7 @@ extension SchemeTaskSink {
 
     /// No flow control: returns at once.
     public func waitForCapacity() async {}
+
+    /// No engine memory: handlers use ``MallocBodyAllocator``.
+    public var bodyAllocator: (any SchemeBodyAllocator)? { nil }
 }

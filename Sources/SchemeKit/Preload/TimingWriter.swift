@@ -33,6 +33,12 @@ final class TimingWriter<Base: SchemeResponseWriter>: SchemeResponseWriter {
         }
     }
 
+    func makeBody<Failure: Error>(
+        count: Int, fill: (UnsafeMutableRawBufferPointer) throws(Failure) -> Int
+    ) throws(Failure) -> Data {
+        try base.makeBody(count: count, fill: fill)
+    }
+
     func finish() async throws {
         try await base.finish()
         marks.withLock { $0.done = .now }

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import SchemeKit
 import Synchronization
 
@@ -9,7 +10,11 @@ import Synchronization
 /// a slow client, so memory per connection stays bounded whatever the response size. The HTTP
 /// side drains everything buffered in one batch. When the client goes away the responder stops
 /// the task; ``cancelConsumer()`` then releases a handler waiting for capacity.
-final class ResponseBridge: SchemeTaskSink {
+///
+/// It is also the handlers' ``SchemeBodyAllocator``: a file chunk is read straight into a NIO
+/// `ByteBuffer`, lent to the handler as `Data`, and recognised when the handler writes it, so the
+/// same memory goes to the socket without a copy. Any other `Data` is copied into a buffer.
+final class ResponseBridge: SchemeTaskSink, SchemeBodyAllocator {
     /// How the task began: with a head, or with a failure / a finish before any head.
     enum Start: Sendable {
         case head(SchemeResponse)
@@ -18,7 +23,7 @@ final class ResponseBridge: SchemeTaskSink {
 
     /// What the HTTP side gets from one ``next()``.
     struct Batch: Sendable {
-        var chunks: [Data]
+        var chunks: [ByteBuffer]
         var end: End?
     }
 
@@ -31,8 +36,10 @@ final class ResponseBridge: SchemeTaskSink {
     fileprivate struct State: Sendable {
         var start: Start?
         var startWaiter: CheckedContinuation<Start, Never>?
-        var chunks: [Data] = []
+        var chunks: [ByteBuffer] = []
         var buffered = 0
+        /// Buffers lent to the handler by ``makeBody(count:fill:)``, by base address, newest last.
+        var lent: [(address: UInt, buffer: ByteBuffer)] = []
         var end: End?
         var consumer: CheckedContinuation<Batch, Never>?
         var producer: CheckedContinuation<Void, Never>?
@@ -59,9 +66,10 @@ final class ResponseBridge: SchemeTaskSink {
     }
 
     func receive(_ data: Data) {
+        let address = data.withUnsafeBytes { UInt(bitPattern: $0.baseAddress) }
         let resume = state.withLock { state -> (CheckedContinuation<Batch, Never>, Batch)? in
             guard !state.consumerGone else { return nil }
-            state.chunks.append(data)
+            state.chunks.append(state.takeLent(address: address, count: data.count) ?? ByteBuffer(bytes: data))
             state.buffered += data.count
             return state.takeBatchForWaitingConsumer()
         }
@@ -92,6 +100,44 @@ final class ResponseBridge: SchemeTaskSink {
         }
         if let starter, let startValue { starter.resume(returning: startValue) }
         if let (consumer, batch) = resume { consumer.resume(returning: batch) }
+    }
+
+    var bodyAllocator: (any SchemeBodyAllocator)? { self }
+
+    /// How many lent buffers are remembered; older ones (written as slices, or dropped by the
+    /// handler) are forgotten and, if written later, copied.
+    private static let lentLimit = 4
+    private static let allocator = ByteBufferAllocator()
+
+    func makeBody<Failure: Error>(
+        count: Int, fill: (UnsafeMutableRawBufferPointer) throws(Failure) -> Int
+    ) throws(Failure) -> Data {
+        precondition(count > 0, "a body buffer needs a positive count")
+        var buffer = Self.allocator.buffer(capacity: count)
+        var outcome: Result<Int, Failure> = .success(0)
+        buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { raw in
+            do throws(Failure) {
+                let written = try fill(UnsafeMutableRawBufferPointer(rebasing: raw[..<count]))
+                precondition((0...count).contains(written), "fill wrote \(written) bytes into a \(count)-byte buffer")
+                outcome = .success(written)
+                return written
+            } catch {
+                outcome = .failure(error)
+                return 0
+            }
+        }
+        let written = try outcome.get()
+        guard written > 0 else { return Data() }
+        let address = buffer.withUnsafeReadableBytes { UInt(bitPattern: $0.baseAddress) }
+        state.withLock { state in
+            if state.lent.count == Self.lentLimit { state.lent.removeFirst() }
+            state.lent.append((address, buffer))
+        }
+        // The Data keeps the buffer's storage alive for as long as the handler holds it.
+        let owner = buffer
+        return Data(
+            bytesNoCopy: UnsafeMutableRawPointer(bitPattern: address)!, count: written,
+            deallocator: .custom { _, _ in withExtendedLifetime(owner) {} })
     }
 
     func waitForCapacity() async {
@@ -134,7 +180,7 @@ final class ResponseBridge: SchemeTaskSink {
     }
 
     /// The whole body, when the task already finished and everything is buffered (fast path).
-    func completedBody() -> [Data]? {
+    func completedBody() -> [ByteBuffer]? {
         state.withLock { state in
             guard case .finished = state.end else { return nil }
             let chunks = state.chunks
@@ -184,6 +230,14 @@ final class ResponseBridge: SchemeTaskSink {
 }
 
 extension ResponseBridge.State {
+    /// The lent buffer whose memory `address` starts, sliced to `count` bytes, forgotten once taken.
+    fileprivate mutating func takeLent(address: UInt, count: Int) -> ByteBuffer? {
+        guard address != 0, let index = lent.lastIndex(where: { $0.address == address }) else { return nil }
+        let buffer = lent.remove(at: index).buffer
+        guard count <= buffer.readableBytes else { return nil }
+        return buffer.getSlice(at: buffer.readerIndex, length: count)
+    }
+
     fileprivate mutating func takeBatch() -> ResponseBridge.Batch {
         let batch = ResponseBridge.Batch(
             chunks: chunks, end: consumerGone ? (end ?? .failed(CancellationError())) : end)

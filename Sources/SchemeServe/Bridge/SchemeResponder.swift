@@ -112,18 +112,28 @@ struct SchemeResponder: HTTPResponder {
 
         // Fast path: the whole body is already here (small files, cache hits).
         if let chunks = bridge.completedBody() {
-            var body = chunks.count == 1 ? chunks[0] : chunks.reduce(into: Data()) { $0.append($1) }
-            if let script = transforms.injectScript { body = ResponseTransforms.inject(script, into: body) }
             var buffer: ByteBuffer
-            if transforms.gzip, head.method != .head {
-                guard let compressed = try? GzipStream.compressWhole(body) else {
-                    return finalise(
-                        plain(.internalServerError, "Internal Server Error\n", head), head, started, handler: handler)
-                }
-                buffer = compressed
-                fields[.contentLength] = String(buffer.readableBytes)
+            if chunks.count == 1 {
+                buffer = chunks[0]
             } else {
-                buffer = ByteBuffer(bytes: body)
+                buffer = ByteBuffer()
+                buffer.reserveCapacity(chunks.reduce(0) { $0 + $1.readableBytes })
+                for var chunk in chunks { buffer.writeBuffer(&chunk) }
+            }
+            if transforms.injectScript != nil || transforms.gzip {
+                var body = Data(buffer.readableBytesView)
+                if let script = transforms.injectScript { body = ResponseTransforms.inject(script, into: body) }
+                if transforms.gzip, head.method != .head {
+                    guard let compressed = try? GzipStream.compressWhole(body) else {
+                        return finalise(
+                            plain(.internalServerError, "Internal Server Error\n", head), head, started,
+                            handler: handler)
+                    }
+                    buffer = compressed
+                    fields[.contentLength] = String(buffer.readableBytes)
+                } else {
+                    buffer = ByteBuffer(bytes: body)
+                }
             }
             if head.method == .head { buffer = ByteBuffer() }
             let result = Response(status: status, headers: fields, body: ResponseBody(byteBuffer: buffer))
@@ -174,17 +184,19 @@ struct SchemeResponder: HTTPResponder {
         while true {
             let batch = await bridge.next()
             if pendingHTML != nil {
-                for chunk in batch.chunks { pendingHTML?.append(chunk) }
+                for chunk in batch.chunks { pendingHTML?.append(contentsOf: chunk.readableBytesView) }
             } else if gzipStream == nil {
                 // One hand-over to the channel per batch: everything buffered since the last one.
                 switch batch.chunks.count {
                 case 0: break
-                case 1: try await writer.write(ByteBuffer(bytes: batch.chunks[0]))
-                default: try await writer.write(contentsOf: batch.chunks.map { ByteBuffer(bytes: $0) })
+                case 1: try await writer.write(batch.chunks[0])
+                default: try await writer.write(contentsOf: batch.chunks)
                 }
-                for chunk in batch.chunks { sent += chunk.count }
+                for chunk in batch.chunks { sent += chunk.readableBytes }
             } else {
-                for chunk in batch.chunks { sent += try await write(chunk, gzip: gzipStream, to: &writer) }
+                for chunk in batch.chunks {
+                    sent += try await write(Data(chunk.readableBytesView), gzip: gzipStream, to: &writer)
+                }
             }
             switch batch.end {
             case nil:

@@ -80,6 +80,12 @@ private actor SiblingWriter: SchemeResponseWriter {
         try await inner.write(data)
     }
 
+    nonisolated func makeBody<Failure: Error>(
+        count: Int, fill: (UnsafeMutableRawBufferPointer) throws(Failure) -> Int
+    ) throws(Failure) -> Data {
+        try inner.makeBody(count: count, fill: fill)
+    }
+
     func finish() async throws {
         guard !swallowing else { return }
         try await inner.finish()

@@ -133,6 +133,12 @@ private final class RecordingWriter<Inner: SchemeResponseWriter>: SchemeResponse
         state.withLock { $0.body.append(data) }
     }
 
+    func makeBody<Failure: Error>(
+        count: Int, fill: (UnsafeMutableRawBufferPointer) throws(Failure) -> Int
+    ) throws(Failure) -> Data {
+        try inner.makeBody(count: count, fill: fill)
+    }
+
     func finish() async throws {
         try await inner.finish()
         state.withLock { $0.finished = true }
