@@ -10,11 +10,15 @@
 #       responses are never cached whatever their Cache-Control. So HTTP is measured twice: as
 #       served by default (cached), and with `Cache-Control: no-store` (every load fetches, like
 #       app:// and file://) — the transport-to-transport comparison.
-# Each is run on the sample app as is, and on a copy without its <video> element: WebKitGTK's
-# media player refuses app:// URLs and file:// media outside its sandbox, and setting up (and
-# failing) those GStreamer pipelines is a large share of the full page's load time.
+# Each is run on the sample app as is, and on a copy without its <video> element. The sample's
+# video is lazy (poster, preload="none", `data-src` sources attached once the page has loaded; see
+# Samples/app/README.md), so no media player is set up before the load event; the copy shows what
+# the element still costs. (An eager <video> costs a warm load a lot: WebKitGTK sets up, and for
+# app:// fails, a media player for its sources, plus its JavaScript media controls.)
 #
 # Usage: Benchmarks/webkit.sh [APP_DIR] [ITERATIONS]   (defaults: Samples/app, 20)
+# HEADLESS_RENDER=/path/to/headless-render skips the build and measures that binary (to compare
+# two builds side by side).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -30,9 +34,12 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "== building headless-render (release)"
-(cd "$ROOT/Samples/WebKitGTK" && swift build -c release --product headless-render 2>&1 | grep -v "prohibited flag" | tail -1)
-RENDER="$ROOT/Samples/WebKitGTK/.build/release/headless-render"
+RENDER="${HEADLESS_RENDER:-}"
+if [[ -z "$RENDER" ]]; then
+    echo "== building headless-render (release)"
+    (cd "$ROOT/Samples/WebKitGTK" && swift build -c release --product headless-render 2>&1 | grep -v "prohibited flag" | tail -1)
+    RENDER="$ROOT/Samples/WebKitGTK/.build/release/headless-render"
+fi
 
 # A copy of the app without its <video> element.
 cp -r "$APP" "$WORK/novideo"
