@@ -67,7 +67,8 @@ final class WebKitSchemeSink: SchemeTaskSink, @unchecked Sendable {
 
     /// Answers the WebKit request with `response` and a stream reading `pipe`. Main context.
     private func answer(with response: SchemeResponse, body pipe: SchemeBodyPipe) {
-        guard let request else { return }  // stopped meanwhile
+        // Stopped meanwhile (the view went away before this job ran): the stop job drops the request.
+        guard let request, shared.withLock({ $0.task?.isStopped }) != true else { return }
         let stream = SchemeInputStream.make(reading: pipe)
         let answer = webkit_uri_scheme_response_new(stream, gint64(response.expectedContentLength ?? -1))
         g_object_unref(UnsafeMutableRawPointer(stream))
