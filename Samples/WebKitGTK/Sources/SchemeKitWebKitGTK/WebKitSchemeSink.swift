@@ -68,7 +68,10 @@ final class WebKitSchemeSink: SchemeTaskSink, @unchecked Sendable {
     /// Answers the WebKit request with `response` and a stream reading `pipe`. Main context.
     private func answer(with response: SchemeResponse, body pipe: SchemeBodyPipe) {
         // Stopped meanwhile (the view went away before this job ran): the stop job drops the request.
-        guard let request, shared.withLock({ $0.task?.isStopped }) != true else { return }
+        // The task is read out of `shared` first: `isStopped` takes the task's lock, which a
+        // handler thread may hold while it waits for `shared` (lock order: task, then `shared`).
+        let task = shared.withLock { $0.task }
+        guard let request, task?.isStopped != true else { return }
         let stream = SchemeInputStream.make(reading: pipe)
         let answer = webkit_uri_scheme_response_new(stream, gint64(response.expectedContentLength ?? -1))
         g_object_unref(UnsafeMutableRawPointer(stream))
