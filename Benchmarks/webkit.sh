@@ -10,16 +10,25 @@
 #       responses are never cached whatever their Cache-Control. So HTTP is measured twice: as
 #       served by default (cached), and with `Cache-Control: no-store` (every load fetches, like
 #       app:// and file://) — the transport-to-transport comparison.
-# Each is run on the sample app as is, and on a copy without its <video> element: WebKitGTK's
-# media player refuses app:// URLs and file:// media outside its sandbox, and setting up (and
-# failing) those GStreamer pipelines is a large share of the full page's load time.
+# Each is run on the sample app as is, and on a copy without its <video> element. The sample's
+# video is lazy (poster, preload="none", `data-src` sources attached once the page has loaded; see
+# Samples/app/README.md), so no media player is set up before the load event; the copy shows what
+# the element still costs. (An eager <video> costs a warm load a lot: WebKitGTK sets up, and for
+# app:// fails, a media player for its sources, plus its JavaScript media controls.)
 #
-# Usage: Benchmarks/webkit.sh [APP_DIR] [ITERATIONS]   (defaults: Samples/app, 20)
+# The machine is shared and its load drifts over minutes, so the transports are measured side by
+# side: ROUNDS rounds (default 3), each running every transport once with ITERATIONS cold and
+# ITERATIONS warm loads, in turn; the medians are over the pooled samples of all rounds.
+#
+# Usage: Benchmarks/webkit.sh [APP_DIR] [ITERATIONS]   (defaults: Samples/app, 10; ROUNDS=3)
+# HEADLESS_RENDER=/path/to/headless-render skips the build and measures that binary (to compare
+# two builds side by side).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 APP="$(cd "${1:-$ROOT/Samples/app}" && pwd)"
-ITERATIONS="${2:-20}"
+ITERATIONS="${2:-10}"
+ROUNDS="${ROUNDS:-3}"
 PORT="${NGINX_PORT:-18089}"
 WORK="$(mktemp -d)"
 NGINX_PID=""
@@ -30,9 +39,12 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "== building headless-render (release)"
-(cd "$ROOT/Samples/WebKitGTK" && swift build -c release --product headless-render 2>&1 | grep -v "prohibited flag" | tail -1)
-RENDER="$ROOT/Samples/WebKitGTK/.build/release/headless-render"
+RENDER="${HEADLESS_RENDER:-}"
+if [[ -z "$RENDER" ]]; then
+    echo "== building headless-render (release)"
+    (cd "$ROOT/Samples/WebKitGTK" && swift build -c release --product headless-render 2>&1 | grep -v "prohibited flag" | tail -1)
+    RENDER="$ROOT/Samples/WebKitGTK/.build/release/headless-render"
+fi
 
 # A copy of the app without its <video> element.
 cp -r "$APP" "$WORK/novideo"
@@ -72,28 +84,41 @@ for _ in $(seq 50); do
     sleep 0.1
 done
 
-# run DIR [extra args…] → prints the JSON report
+# run NAME DIR [extra args…] → appends the JSON report to $WORK/NAME.jsonl
 run() {
-    xvfb-run -a "$RENDER" "$@" --iterations "$ITERATIONS" --json --timeout 600 2>/dev/null | tail -1
+    local name="$1"
+    shift
+    xvfb-run -a "$RENDER" "$@" --iterations "$ITERATIONS" --json --timeout 600 2>/dev/null | tail -1 >>"$WORK/$name.jsonl"
 }
 
-field() { python3 -c "import json,sys; print('%.1f' % json.loads(sys.argv[1])['$2'])" "$1"; }
+# stat NAME cold|warm median|p90 → over every sample of every round
+stat() {
+    python3 - "$WORK/$1.jsonl" "$2" "$3" <<'PY'
+import json, math, sys
+samples = sorted(x for line in open(sys.argv[1]) if line.strip() for x in json.loads(line)[sys.argv[2] + "Ms"])
+fraction = 0.5 if sys.argv[3] == "median" else 0.9
+print("%.1f" % samples[max(0, min(len(samples) - 1, math.ceil(len(samples) * fraction) - 1))])
+PY
+}
+
 ratio() { python3 -c "import sys; print('%.2f' % (float(sys.argv[1]) / float(sys.argv[2])))" "$1" "$2"; }
 
 for variant in full novideo; do
     dir="$APP"
     [[ "$variant" == novideo ]] && dir="$WORK/novideo"
-    echo "== $variant page ($ITERATIONS iterations each)"
-    app_json="$(run "$dir")"
-    file_json="$(run "$dir" --url "file://$dir/index.html")"
-    http_json="$(run "$dir" --url "http://127.0.0.1:$PORT/$variant/index.html")"
-    nostore_json="$(run "$dir" --url "http://127.0.0.1:$PORT/$variant-nostore/index.html")"
-    cold="$(field "$app_json" coldMedianMs)"
-    warm="$(field "$app_json" warmMedianMs)"
-    file_warm="$(field "$file_json" warmMedianMs)"
-    http_warm="$(field "$http_json" warmMedianMs)"
-    nostore_warm="$(field "$nostore_json" warmMedianMs)"
-    echo "(a) app:// cold median ${cold} ms (p90 $(field "$app_json" coldP90Ms)), warm median ${warm} ms (p90 $(field "$app_json" warmP90Ms)): warm is $(ratio "$cold" "$warm")x faster (target >= 10x)"
+    echo "== $variant page ($ROUNDS rounds x $ITERATIONS iterations per transport)"
+    for _ in $(seq "$ROUNDS"); do
+        run "$variant-app" "$dir"
+        run "$variant-file" "$dir" --url "file://$dir/index.html"
+        run "$variant-http" "$dir" --url "http://127.0.0.1:$PORT/$variant/index.html"
+        run "$variant-nostore" "$dir" --url "http://127.0.0.1:$PORT/$variant-nostore/index.html"
+    done
+    cold="$(stat "$variant-app" cold median)"
+    warm="$(stat "$variant-app" warm median)"
+    file_warm="$(stat "$variant-file" warm median)"
+    http_warm="$(stat "$variant-http" warm median)"
+    nostore_warm="$(stat "$variant-nostore" warm median)"
+    echo "(a) app:// cold median ${cold} ms (p90 $(stat "$variant-app" cold p90)), warm median ${warm} ms (p90 $(stat "$variant-app" warm p90)): warm is $(ratio "$cold" "$warm")x faster (target >= 10x)"
     echo "(b) warm medians: app:// ${warm} ms, file:// ${file_warm} ms, http:// (nginx, no-store) ${nostore_warm} ms, http:// (nginx, WebKit-cached) ${http_warm} ms"
     echo "    app:// / file:// = $(ratio "$warm" "$file_warm") (target <= 1.10); app:// / http:// no-store = $(ratio "$warm" "$nostore_warm") (target < 1); app:// / http:// cached = $(ratio "$warm" "$http_warm")"
 done

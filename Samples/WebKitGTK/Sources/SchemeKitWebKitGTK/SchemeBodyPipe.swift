@@ -4,13 +4,20 @@ import Foundation
 /// The bounded buffer between a handler writing a response body and WebKit reading it through a
 /// ``SchemeInputStream``.
 ///
-/// Writers (``push(_:)``, ``finish()``, ``fail(_:)``) and readers (the stream's `read_async`) run on
-/// the GLib main context; ``waitForCapacity()`` runs on the handler's thread. All state sits behind
-/// one mutex. At most ``capacity`` bytes (plus one chunk) are ever buffered: a writer that finds
-/// the buffer full suspends in ``waitForCapacity()`` until WebKit reads.
+/// Writers (``push(_:)``, ``finish()``, ``fail(_:)``, ``waitForCapacity()``) run on the handler's
+/// thread and never wait for the main context: they append under the lock and return. Readers (the
+/// stream's `read_async`) run on the GLib main context. A write that finds a read pending schedules
+/// one job on the main context to complete it — writes landing before that job runs are served by
+/// it together, so a handler writing a small file costs no main-context round trip at all when
+/// WebKit reads after the body is in. All state sits behind one mutex. At most ``capacity`` bytes
+/// (plus one chunk) are ever buffered: a writer that finds the buffer full suspends in
+/// ``waitForCapacity()`` until WebKit reads.
 ///
 /// Stop detection: a read whose `GCancellable` fires, or the stream closed or finalised before the
 /// end of the body, calls `onStop` once — the adapter turns that into ``SchemeKit/SchemeTask/stop()``.
+/// `onStop` runs *before* the pipe refuses writes, so a write the guarded task delivered before the
+/// stop still lands (and is dropped with the buffer), and one refused by the pipe really came after
+/// the stop.
 ///
 /// `@unchecked Sendable`: every mutable field is inside `state`; the raw GLib pointers in a pending
 /// read are only touched on the main context.
@@ -30,9 +37,13 @@ final class SchemeBodyPipe: @unchecked Sendable {
         var buffered = 0
         var ended = false
         var failure: String?
+        /// `stop()` began: `onStop` was called (or is being called).
+        var stopRequested = false
         var stopped = false
         var endDelivered = false
         var pending: PendingRead?
+        /// A main-context job that serves `pending` is queued.
+        var serveScheduled = false
         var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
         var nextWaiter = 0
         var bytesRead = 0
@@ -57,44 +68,45 @@ final class SchemeBodyPipe: @unchecked Sendable {
     /// Bytes the handler handed over so far.
     var bytesPushed: Int { state.withLock { $0.bytesPushed } }
 
-    // MARK: Writer side (main context)
+    // MARK: Writer side (any thread)
 
-    /// Appends body bytes and serves a waiting read; `false` when the pipe is stopped or ended.
+    /// Appends body bytes; `false` when the pipe is stopped or ended. A pending read is served on
+    /// the main context.
     func push(_ data: Data) -> Bool {
         var accepted = true
-        let completed = state.withLock { state -> Completion? in
+        let schedule = state.withLock { state -> Bool in
             guard !state.stopped, !state.ended else {
                 accepted = false
-                return nil
+                return false
             }
             state.chunks.append(data)
             state.buffered += data.count
             state.bytesPushed += data.count
-            return serveLocked(&state)
+            return scheduleLocked(&state)
         }
-        completed?.run()
+        if schedule { scheduleServe() }
         return accepted
     }
 
     /// Marks the end of the body; a waiting read returns the remaining bytes, then 0.
     func finish() {
-        let completed = state.withLock { state -> Completion? in
-            guard !state.stopped else { return nil }
+        let schedule = state.withLock { state -> Bool in
+            guard !state.stopped else { return false }
             state.ended = true
-            return serveLocked(&state)
+            return scheduleLocked(&state)
         }
-        completed?.run()
+        if schedule { scheduleServe() }
     }
 
     /// Ends the body with an error that the next read reports.
     func fail(_ message: String) {
-        let completed = state.withLock { state -> Completion? in
-            guard !state.stopped else { return nil }
+        let schedule = state.withLock { state -> Bool in
+            guard !state.stopped else { return false }
             state.ended = true
             state.failure = message
-            return serveLocked(&state)
+            return scheduleLocked(&state)
         }
-        completed?.run()
+        if schedule { scheduleServe() }
     }
 
     /// Suspends the calling handler while the buffer holds `capacity` bytes or more.
@@ -174,10 +186,16 @@ final class SchemeBodyPipe: @unchecked Sendable {
         if !complete { stop() }
     }
 
-    /// Stops the pipe once: fails a pending read, drops the buffer, wakes writers, calls `onStop`.
+    /// Stops the pipe once (main context): calls `onStop` (the task's stop, after which no write
+    /// reaches the pipe), then fails a pending read, drops the buffer and wakes writers.
     func stop() {
-        let (first, pending, waiters) = state.withLock { state in
-            let first = !state.stopped && !state.endDelivered
+        let first = state.withLock { state -> Bool in
+            let first = !state.stopRequested && !state.stopped && !state.endDelivered
+            state.stopRequested = true
+            return first
+        }
+        if first { onStop() }
+        let (pending, waiters) = state.withLock { state in
             state.stopped = true
             state.chunks = []
             state.buffered = 0
@@ -185,14 +203,13 @@ final class SchemeBodyPipe: @unchecked Sendable {
             state.pending = nil
             let waiters = Array(state.waiters.values)
             state.waiters = [:]
-            return (first, pending, waiters)
+            return (pending, waiters)
         }
         if let pending {
             disconnect(pending)
             Completion.error(pending.task, G_IO_ERROR_CANCELLED, "the load was cancelled").run()
         }
         for waiter in waiters { waiter.resume() }
-        if first { onStop() }
     }
 
     // MARK: Helpers
@@ -223,6 +240,28 @@ final class SchemeBodyPipe: @unchecked Sendable {
         }
     }
 
+    /// Whether a writer must queue a serve job: a read is pending and no job is queued yet. Caller
+    /// holds the lock.
+    private func scheduleLocked(_ state: inout State) -> Bool {
+        guard state.pending != nil, !state.serveScheduled else { return false }
+        state.serveScheduled = true
+        return true
+    }
+
+    /// Queues ``serve()`` on the main context.
+    private func scheduleServe() {
+        executor.execute { self.serve() }
+    }
+
+    /// The serve job (main context): completes the pending read with whatever the writers left.
+    private func serve() {
+        let completed = state.withLock { state -> Completion? in
+            state.serveScheduled = false
+            return serveLocked(&state)
+        }
+        completed?.run()
+    }
+
     /// Serves the pending read if there is something to give it. Caller holds the lock.
     private func serveLocked(_ state: inout State) -> Completion? {
         guard let pending = state.pending else { return nil }
@@ -245,6 +284,11 @@ final class SchemeBodyPipe: @unchecked Sendable {
             state.pending = nil
             state.endDelivered = true
             return .bytes(pending.task, 0, pending, [])
+        }
+        if state.stopped {
+            state.pending = nil
+            disconnect(pending)
+            return .error(pending.task, G_IO_ERROR_CANCELLED, "the load was cancelled")
         }
         return nil
     }

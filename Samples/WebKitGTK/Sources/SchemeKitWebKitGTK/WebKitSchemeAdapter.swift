@@ -10,8 +10,9 @@ import Synchronization
 /// scheme secure and CORS-enabled on the context's `WebKitSecurityManager`, so `fetch()` and XHR
 /// from `app://` pages work. Each `WebKitURISchemeRequest` becomes a guarded ``SchemeKit/SchemeTask``:
 /// - method, headers and body (when WebKit gives one) become a ``SchemeKit/SchemeRequest``;
-/// - the handler runs off the main context (in a Swift task); its writes come back to the main
-///   context through ``executor``;
+/// - the handler runs off the main context (in a Swift task); its body writes go straight into a
+///   thread-safe buffer from the handler's thread, and the main context (``executor``) is only
+///   asked to answer the request with the head and to complete a read WebKit is waiting on;
 /// - the head becomes a `WebKitURISchemeResponse` (status, content type, headers, length) whose body
 ///   streams through a bounded `GInputStream` (``bufferCapacity``): the handler waits while WebKit
 ///   has not read, so a file is never held in memory whole;
@@ -168,7 +169,7 @@ public final class WebKitSchemeAdapter: @unchecked Sendable {
             g_error_free(gerror)
             return
         }
-        let sink = WebKitSchemeSink(request: request, schemeRequest: schemeRequest, adapter: self)
+        let sink = WebKitSchemeSink(request: request, url: uri, schemeRequest: schemeRequest, adapter: self)
         let view = webkit_uri_scheme_request_get_web_view(request).map { UnsafeMutableRawPointer($0) }
         let address = view.map { UInt(bitPattern: $0) }
         state.withLock { $0.live[ObjectIdentifier(sink)] = LiveSink(sink: sink, view: address) }

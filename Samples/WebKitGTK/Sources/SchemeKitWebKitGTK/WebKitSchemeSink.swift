@@ -7,34 +7,39 @@ import Synchronization
 /// The engine side of one `WebKitURISchemeRequest`: turns the guarded task's writes into a
 /// `WebKitURISchemeResponse` whose body streams through a ``SchemeInputStream``.
 ///
-/// Every sink method runs on the GLib main context (its ``executor``); ``waitForCapacity()`` runs on
-/// the handler's thread and only touches the pipe. `@unchecked Sendable`: the request pointer and
-/// `head`, `start` state are confined to the main context.
+/// The sink is called inline, on the handler's thread, under the task's lock (no ``executor``):
+/// body writes, the finish and a failure after the head go straight into the thread-safe
+/// ``SchemeBodyPipe``, which touches the main context only to complete a read WebKit is waiting
+/// on. Only what must call WebKit hops to the GLib main context, as one job each: answering the
+/// request with the head (`webkit_uri_scheme_request_finish_with_response`) or with an error
+/// before any head, and the bookkeeping of a stop. `@unchecked Sendable`: `request` is confined to
+/// the main context; the rest is immutable or behind `shared`.
 final class WebKitSchemeSink: SchemeTaskSink, @unchecked Sendable {
-    let executor: (any SchemeTaskExecutor)?
+    private struct Shared {
+        var pipe: SchemeBodyPipe?
+        var status = 0
+        var task: SchemeTask?
+    }
+
     private let glib: GLibExecutor
     private let adapter: WebKitSchemeAdapter
-    /// The WebKit request, referenced until the head (or an error) answers it.
+    /// The WebKit request, referenced until the head (or an error, or a stop) answers it. Main
+    /// context only.
     private var request: OpaquePointer?
     private let url: String
     private let path: String
     private let method: String
     private let started = ContinuousClock.now
-    private var status = 0
-    /// Set on the main context with the head; read by ``waitForCapacity()`` on the handler's thread.
-    private let pipeBox = Mutex<SchemeBodyPipe?>(nil)
-    private var pipe: SchemeBodyPipe? { pipeBox.withLock { $0 } }
-    private let task = Mutex<SchemeTask?>(nil)
+    private let shared = Mutex(Shared())
     private let logged = Atomic<Bool>(false)
     private let bufferCapacity: Int
 
-    init(request: OpaquePointer, schemeRequest: SchemeRequest, adapter: WebKitSchemeAdapter) {
+    init(request: OpaquePointer, url: String, schemeRequest: SchemeRequest, adapter: WebKitSchemeAdapter) {
         g_object_ref(UnsafeMutableRawPointer(request))
         self.request = request
         self.adapter = adapter
         self.glib = adapter.executor
-        self.executor = adapter.executor
-        self.url = schemeRequest.url.absoluteString
+        self.url = url
         self.path = schemeRequest.path
         self.method = schemeRequest.method.rawValue
         self.bufferCapacity = adapter.bufferCapacity
@@ -42,16 +47,31 @@ final class WebKitSchemeSink: SchemeTaskSink, @unchecked Sendable {
 
     /// Binds the task this sink serves, for stops coming from the stream.
     func bind(_ task: SchemeTask) {
-        self.task.withLock { $0 = task }
+        shared.withLock { $0.task = task }
     }
 
+    private var pipe: SchemeBodyPipe? { shared.withLock { $0.pipe } }
+
+    /// The head (handler's thread): the pipe exists from now on, so the body can flow into it at
+    /// once; WebKit gets the response (and the stream) on the main context.
     func receive(_ response: SchemeResponse) {
-        guard let request else { return }
-        status = response.status.code
         let pipe = SchemeBodyPipe(capacity: bufferCapacity, executor: glib) { [weak self] in
             self?.stoppedByEngine()
         }
-        pipeBox.withLock { $0 = pipe }
+        shared.withLock {
+            $0.pipe = pipe
+            $0.status = response.status.code
+        }
+        glib.execute { self.answer(with: response, body: pipe) }
+    }
+
+    /// Answers the WebKit request with `response` and a stream reading `pipe`. Main context.
+    private func answer(with response: SchemeResponse, body pipe: SchemeBodyPipe) {
+        // Stopped meanwhile (the view went away before this job ran): the stop job drops the request.
+        // The task is read out of `shared` first: `isStopped` takes the task's lock, which a
+        // handler thread may hold while it waits for `shared` (lock order: task, then `shared`).
+        let task = shared.withLock { $0.task }
+        guard let request, task?.isStopped != true else { return }
         let stream = SchemeInputStream.make(reading: pipe)
         let answer = webkit_uri_scheme_response_new(stream, gint64(response.expectedContentLength ?? -1))
         g_object_unref(UnsafeMutableRawPointer(stream))
@@ -79,14 +99,18 @@ final class WebKitSchemeSink: SchemeTaskSink, @unchecked Sendable {
     }
 
     func fail(_ error: any Error) {
-        if let request {
-            let gerror = g_error_new_literal(
-                schemekit_io_error_quark(), gint(G_IO_ERROR_FAILED.rawValue), String(describing: error))
-            webkit_uri_scheme_request_finish_error(request, gerror)
-            g_error_free(gerror)
-            release()
+        if let pipe {
+            pipe.fail(String(describing: error))
         } else {
-            pipe?.fail(String(describing: error))
+            let message = String(describing: error)
+            glib.execute {
+                guard let request = self.request else { return }
+                let gerror = g_error_new_literal(
+                    schemekit_io_error_quark(), gint(G_IO_ERROR_FAILED.rawValue), message)
+                webkit_uri_scheme_request_finish_error(request, gerror)
+                g_error_free(gerror)
+                self.release()
+            }
         }
         record("failed")
     }
@@ -96,8 +120,10 @@ final class WebKitSchemeSink: SchemeTaskSink, @unchecked Sendable {
     }
 
     /// The engine gave up on the request (cancelled read, stream closed or finalised, view gone).
+    /// Stops the task first — once that returns, no write reaches this sink — then, on the main
+    /// context, stops the pipe, drops the request and logs the stop.
     func stoppedByEngine() {
-        let task = self.task.withLock { $0 }
+        let task = shared.withLock { $0.task }
         task?.stop()
         glib.execute {
             self.pipe?.stop()
@@ -106,6 +132,7 @@ final class WebKitSchemeSink: SchemeTaskSink, @unchecked Sendable {
         }
     }
 
+    /// Main context.
     private func release() {
         guard let request else { return }
         self.request = nil
@@ -114,11 +141,15 @@ final class WebKitSchemeSink: SchemeTaskSink, @unchecked Sendable {
 
     private func record(_ outcome: String) {
         guard !logged.exchange(true, ordering: .relaxed) else { return }
-        let handler = task.withLock { $0?.respondingHandler } ?? "-"
+        // The task ended: let go of it, which breaks the task → sink → task cycle.
+        let (task, status, pipe) = shared.withLock { shared in
+            defer { shared.task = nil }
+            return (shared.task, shared.status, shared.pipe)
+        }
         let elapsed = ContinuousClock.now - started
         let entry = SchemeRequestLogEntry(
             url: url, path: path, method: method, status: status, bytes: pipe?.bytesPushed ?? 0,
-            handler: handler,
+            handler: task?.respondingHandler ?? "-",
             milliseconds: Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000,
             outcome: outcome
         )

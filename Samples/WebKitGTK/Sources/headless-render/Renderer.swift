@@ -38,6 +38,10 @@ struct Renderer {
         var coldP90Ms: Double?
         var warmMedianMs: Double?
         var warmP90Ms: Double?
+        /// Every cold load time, in order (with `--iterations`): for pooling several runs.
+        var coldMs: [Double]?
+        /// Every warm load time, in order (with `--iterations`).
+        var warmMs: [Double]?
     }
 
     struct Request: Encodable {
@@ -126,6 +130,8 @@ struct Renderer {
             report.coldP90Ms = Self.percentile(cold, 0.9)
             report.warmMedianMs = Self.percentile(warm, 0.5)
             report.warmP90Ms = Self.percentile(warm, 0.9)
+            report.coldMs = cold
+            report.warmMs = warm
         }
         await pool.shutDown()
         print(options.json ? try Self.json(report) : Self.text(report))

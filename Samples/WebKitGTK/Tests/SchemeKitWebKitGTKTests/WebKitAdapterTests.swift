@@ -193,6 +193,31 @@ struct WebKitAdapterTests {
                  readyState: video.readyState };
         """
 
+    /// A handler's head, body writes and finish go into the response's buffer from the handler's
+    /// thread: they all return while the GLib main context is busy with something else, and the
+    /// page still gets the whole body once the main context is free.
+    @Test func handlerWritesDoNotWaitForTheMainContext() async throws {
+        let harness = try WebKitHarness.get()
+        let session = try await harness.makeSession()
+        try await withTimeout(20, "loading the page") { try await session.load("app://offmain/page.html") }
+        let before = harness.offMain.record.withLock { $0 }
+        let text = try await withTimeout(20, "fetching the body") {
+            try await session.callAsyncFunction("return await (await fetch('/body')).text();")
+        }
+        #expect(text == "\"\(OffMainWriteHandler.chunks.joined())\"")
+        let after = harness.offMain.record.withLock { $0 }
+        #expect(after.served == before.served + 1)
+        #expect(
+            after.wroteWhileMainContextBusy == before.wroteWhileMainContextBusy + 1,
+            "head, body and finish returned without the main context")
+        let size = OffMainWriteHandler.chunks.joined().utf8.count
+        let logged = await eventually {
+            harness.adapter.log.contains { $0.path == "/body" && $0.outcome == "finished" && $0.bytes == size }
+        }
+        #expect(logged, "the response is in the request log with its \(size) bytes")
+        await session.tearDown()
+    }
+
     @Test func navigatingAwayMidResponseStopsTheTask() async throws {
         let harness = try WebKitHarness.get()
         let session = try await harness.makeSession()

@@ -6,12 +6,14 @@ import SchemeKitWebKitGTK
 import Synchronization
 
 /// One GTK/WebKit instance per test process: the GLib main thread, a registry with the sample app
-/// (`app://localhost/`) and a slow streaming handler (`app://slow/`), and the adapter serving them.
+/// (`app://localhost/`), a slow streaming handler (`app://slow/`) and a handler that writes while
+/// the main context is busy (`app://offmain/`), and the adapter serving them.
 final class WebKitHarness: Sendable {
     let glib: GLibMainThread
     let registry: SchemeRegistry
     let adapter: WebKitSchemeAdapter
     let slow: SlowHandler
+    let offMain: OffMainWriteHandler
     let appDirectory: URL
 
     /// The shared harness, or why it could not start (no display: run under `xvfb-run -a`).
@@ -24,8 +26,10 @@ final class WebKitHarness: Sendable {
         appDirectory = Self.sampleApp()
         registry = SchemeRegistry()
         slow = SlowHandler()
+        offMain = OffMainWriteHandler(mainContext: glib.executor)
         try registry.register(LocalFileHandler(root: appDirectory), for: "app", host: "localhost")
         try registry.register(slow, for: "app", host: "slow")
+        try registry.register(offMain, for: "app", host: "offmain")
         let made = Mutex<WebKitSchemeAdapter?>(nil)
         let done = DispatchSemaphore(value: 0)
         let registry = self.registry
@@ -127,5 +131,53 @@ final class SlowHandler: SchemeHandler {
             if (try? await writer.write(chunk)) != nil { record.withLock { $0.writesAfterCancel += 1 } }
             throw error
         }
+    }
+}
+
+/// `app://offmain/`: `/page.html`, and `/body`, whose handler first occupies the GLib main context
+/// (a job there that waits up to 5 s for the handler's signal), then writes a head, three chunks
+/// and the finish, and records whether all of that returned while the main context was still
+/// occupied — which only holds when writes do not need a main-context round trip.
+final class OffMainWriteHandler: SchemeHandler {
+    struct Record {
+        var served = 0
+        var wroteWhileMainContextBusy = 0
+    }
+
+    static let chunks = ["alpha-", "beta-", "gamma"]
+    let record = Mutex(Record())
+    let mainContext: GLibExecutor
+    var name: String { "offmain" }
+
+    init(mainContext: GLibExecutor) {
+        self.mainContext = mainContext
+    }
+
+    func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome {
+        if request.path == "/page.html" {
+            let html = "<!doctype html><title>offmain</title>"
+            try await writer.respond(.ok, mimeType: "text/html", body: Data(html.utf8))
+            return .handled
+        }
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let busy = Atomic<Bool>(false)
+        mainContext.execute {
+            busy.store(true, ordering: .sequentiallyConsistent)
+            entered.signal()
+            _ = release.wait(timeout: .now() + 5)
+            busy.store(false, ordering: .sequentiallyConsistent)
+        }
+        _ = entered.wait(timeout: .now() + 5)
+        try await writer.writeHead(SchemeResponse(status: .ok, mimeType: "text/plain"))
+        for chunk in Self.chunks { try await writer.write(Data(chunk.utf8)) }
+        try await writer.finish()
+        let whileBusy = busy.load(ordering: .sequentiallyConsistent)
+        release.signal()
+        record.withLock {
+            $0.served += 1
+            if whileBusy { $0.wroteWhileMainContextBusy += 1 }
+        }
+        return .handled
     }
 }
