@@ -89,11 +89,11 @@ public struct SchemeServer: Sendable {
             services.append(liveReload)
             let requestGuard = RequestGuard(
                 allowedHosts: configuration.allowedHosts, bindAddress: configuration.bindAddress)
-            server = .http1WebSocketUpgrade { head, _, _ in
+            server = .http1WebSocketUpgrade(additionalChannelHandlers: [CloseAfterLastWrite()]) { head, _, _ in
                 liveReload.shouldUpgrade(head, requestGuard: requestGuard)
             }
         } else {
-            server = .http1()
+            server = .http1(configuration: .init(additionalChannelHandlers: [CloseAfterLastWrite()]))
         }
         let bind = configuration.bindAddress
         let app = Application(
