@@ -89,7 +89,9 @@ public struct SchemeServer: Sendable {
             services.append(liveReload)
             let requestGuard = RequestGuard(
                 allowedHosts: configuration.allowedHosts, bindAddress: configuration.bindAddress)
-            server = .http1WebSocketUpgrade(additionalChannelHandlers: [CloseAfterLastWrite()]) { head, _, _ in
+            server = .http1WebSocketUpgrade(
+                configuration: .init(http1: .init(additionalChannelHandlers: [CloseAfterLastWrite()]))
+            ) { head, _, _ in
                 liveReload.shouldUpgrade(head, requestGuard: requestGuard)
             }
         } else {
