@@ -105,12 +105,7 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         let format = logFormat
-        LoggingSystem.bootstrap { label in
-            switch format {
-            case .text: TextLogHandler(label: label)
-            case .json: JSONLogHandler(label: label)
-            }
-        }
+        LoggingSystem.bootstrap { label in StandardErrorLogHandler(label: label, format: format) }
         var logger = Logger(label: "schemeserve")
         logger.logLevel = .info
 
