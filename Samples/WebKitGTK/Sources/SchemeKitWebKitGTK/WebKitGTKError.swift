@@ -1,7 +1,7 @@
 /// Something WebKitGTK reported, or a precondition of the adapter that does not hold.
 public struct WebKitGTKError: Error, Hashable, Sendable, CustomStringConvertible {
     enum Code: Hashable, Sendable {
-        case noDisplay, loadFailed, javaScript, snapshot, webProcessTerminated, timedOut, sessionClosed
+        case noDisplay, loadFailed, javaScript, snapshot, webProcessTerminated, timedOut, sessionClosed, websiteData
     }
 
     let code: Code
@@ -26,6 +26,8 @@ public struct WebKitGTKError: Error, Hashable, Sendable, CustomStringConvertible
     public static func javaScript(_ message: String) -> WebKitGTKError { WebKitGTKError(.javaScript, message) }
     /// A snapshot could not be taken or saved.
     public static func snapshot(_ message: String) -> WebKitGTKError { WebKitGTKError(.snapshot, message) }
+    /// WebKit could not clear website data (``WebKitSchemeAdapter/clearMemoryCache(networkSession:)``).
+    public static func websiteData(_ message: String) -> WebKitGTKError { WebKitGTKError(.websiteData, message) }
     /// An operation did not complete in time.
     public static func timedOut(_ message: String) -> WebKitGTKError { WebKitGTKError(.timedOut, message) }
 

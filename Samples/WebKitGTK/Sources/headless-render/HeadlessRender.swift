@@ -28,6 +28,14 @@ struct HeadlessRender: ParsableCommand {
         help: "Load this URL instead (file://, http://127.0.0.1…) — for comparisons; the directory is still served.")
     var url: String?
 
+    @Option(
+        help: """
+            How WebKit may cache the directory's files: 'immutable' (the directory is a package \
+            snapshot: subresources stay in WebKit's memory cache between loads, as file:// ones do) \
+            or 'revalidate' (Cache-Control: no-cache: every load asks SchemeKit again).
+            """)
+    var cache: CachePolicy = .immutable
+
     @Option(help: "A JavaScript expression to evaluate after the load; a Promise is awaited.")
     var eval: String?
 
@@ -97,6 +105,22 @@ struct HeadlessRender: ParsableCommand {
     static func exitNow(_ code: Int32) -> Never {
         fflush(nil)
         _exit(code)
+    }
+}
+
+/// How `headless-render` lets WebKit cache the files it serves.
+enum CachePolicy: String, ExpressibleByArgument, CaseIterable {
+    /// `Cache-Control: max-age=31536000, immutable`.
+    case immutable
+    /// `Cache-Control: no-cache`, the file handler's default.
+    case revalidate
+
+    /// The `Cache-Control` value the file handler sends.
+    var cacheControl: String {
+        switch self {
+        case .immutable: "max-age=31536000, immutable"
+        case .revalidate: "no-cache"
+        }
     }
 }
 

@@ -57,7 +57,10 @@ struct Renderer {
     func run() async throws -> Int32 {
         let executor = glib.executor
         let registry = SchemeRegistry()
-        try registry.register(LocalFileHandler(root: URL(fileURLWithPath: options.directory)), for: options.scheme)
+        let files = LocalFileHandler(
+            configuration: .init(
+                root: .directory(URL(fileURLWithPath: options.directory)), cacheControl: options.cache.cacheControl))
+        try registry.register(files, for: options.scheme)
         let adapter = try await executor.run {
             WebKitSchemeAdapter(registry: registry, context: webkit_web_context_get_default(), executor: executor)
         }

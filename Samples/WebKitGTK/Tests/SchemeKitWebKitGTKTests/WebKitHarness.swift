@@ -7,7 +7,9 @@ import Synchronization
 
 /// One GTK/WebKit instance per test process: the GLib main thread, a registry with the sample app
 /// (`app://localhost/`), a slow streaming handler (`app://slow/`) and a handler that writes while
-/// the main context is busy (`app://offmain/`), and the adapter serving them.
+/// the main context is busy (`app://offmain/`), two scratch directories — one served with
+/// cacheable responses (`app://cached/`), one with the file handler's default `no-cache`
+/// (`app://revalidated/`) — and the adapter serving them.
 final class WebKitHarness: Sendable {
     let glib: GLibMainThread
     let registry: SchemeRegistry
@@ -15,6 +17,10 @@ final class WebKitHarness: Sendable {
     let slow: SlowHandler
     let offMain: OffMainWriteHandler
     let appDirectory: URL
+    /// Served as `app://cached/` with `Cache-Control: max-age=31536000, immutable`.
+    let cachedDirectory: URL
+    /// Served as `app://revalidated/` with the file handler's default `Cache-Control: no-cache`.
+    let revalidatedDirectory: URL
 
     /// The shared harness, or why it could not start (no display: run under `xvfb-run -a`).
     static let shared: Result<WebKitHarness, any Error> = Result { try WebKitHarness() }
@@ -30,6 +36,17 @@ final class WebKitHarness: Sendable {
         try registry.register(LocalFileHandler(root: appDirectory), for: "app", host: "localhost")
         try registry.register(slow, for: "app", host: "slow")
         try registry.register(offMain, for: "app", host: "offmain")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("schemekit-webkit-\(getpid())")
+        cachedDirectory = scratch.appendingPathComponent("cached")
+        revalidatedDirectory = scratch.appendingPathComponent("revalidated")
+        for directory in [cachedDirectory, revalidatedDirectory] {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        }
+        try registry.register(
+            LocalFileHandler(
+                configuration: .init(root: .directory(cachedDirectory), cacheControl: "max-age=31536000, immutable")),
+            for: "app", host: "cached")
+        try registry.register(LocalFileHandler(root: revalidatedDirectory), for: "app", host: "revalidated")
         let made = Mutex<WebKitSchemeAdapter?>(nil)
         let done = DispatchSemaphore(value: 0)
         let registry = self.registry
