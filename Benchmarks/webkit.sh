@@ -50,8 +50,11 @@ if [[ -z "$RENDER" ]]; then
     RENDER="$ROOT/Samples/WebKitGTK/.build/release/headless-render"
 fi
 
-# A copy of the app without its <video> element.
+# A copy of the app without its <video> element. nginx's workers run unprivileged: mktemp's 0700
+# directory would answer every request with a (small, fast) 403 page.
+chmod 755 "$WORK"
 cp -r "$APP" "$WORK/novideo"
+chmod -R a+rX "$WORK/novideo"
 python3 - "$WORK/novideo/index.html" <<'PY'
 import re, sys
 path = sys.argv[1]
@@ -86,6 +89,13 @@ NGINX_PID=$!
 for _ in $(seq 50); do
     if python3 -c "import socket; socket.create_connection(('127.0.0.1', $PORT), 0.2)" 2>/dev/null; then break; fi
     sleep 0.1
+done
+# Every nginx location must serve the page and its files (not an error page).
+for location in full novideo full-nostore novideo-nostore; do
+    for file in index.html css/style.css js/util.mjs fonts/dejavu-sans-subset.woff2; do
+        status="$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/$location/$file" || true)"
+        [[ "$status" == 200 ]] || { echo "nginx /$location/$file answered $status" >&2; exit 1; }
+    done
 done
 
 # run NAME DIR [extra args…] → appends the JSON report to $WORK/NAME.jsonl

@@ -15,6 +15,12 @@ public import SchemeKit
 /// let files = LocalFileHandler(configuration: .init(root: .dynamic(store.rootProvider)))  // the active version
 /// ```
 ///
+/// The file handler's default `Cache-Control: no-cache` makes a web view ask again for every file
+/// on every load, so a switch shows at once. A package's files never change within a version: to
+/// let the engine keep them in its memory cache between loads, serve them with
+/// `cacheControl: "max-age=31536000, immutable"` and empty that cache after each install or
+/// rollback (WebKitGTK: `WebKitSchemeAdapter.clearMemoryCache()`).
+///
 /// ## Layout and pointer
 /// `current` is a symbolic link to `versions/<v>`, replaced by creating a temporary link and renaming
 /// it over the old one. Readers resolve it **once per request** with ``activeRoot()`` (or

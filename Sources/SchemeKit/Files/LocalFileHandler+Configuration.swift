@@ -63,6 +63,12 @@ extension LocalFileHandler {
         public var singlePageFallback: Bool
         /// The `Cache-Control` value sent with files and 304s. Default: `no-cache` (always
         /// revalidate, which is cheap thanks to `ETag`/`Last-Modified`); `nil` sends none.
+        ///
+        /// Web views read it for custom schemes too: WebKit keeps a subresource of a non-HTTP
+        /// scheme in its memory cache for the web process's life unless the response says
+        /// `no-cache` or `no-store`. For files that never change within a version (an offline
+        /// package), `"max-age=31536000, immutable"` lets warm page loads skip their requests; then
+        /// empty the engine's memory cache when another version becomes active.
         public var cacheControl: String?
         /// Symbolic links. Default: ``SymlinkPolicy/followWithinRoot``.
         public var symlinks: SymlinkPolicy

@@ -21,6 +21,9 @@ final class WebKitHarness: Sendable {
     let cachedDirectory: URL
     /// Served as `app://revalidated/` with the file handler's default `Cache-Control: no-cache`.
     let revalidatedDirectory: URL
+    /// The handlers of `app://cached/` and `app://revalidated/`, recording the paths asked for.
+    let cached: PathRecordingHandler
+    let revalidated: PathRecordingHandler
 
     /// The shared harness, or why it could not start (no display: run under `xvfb-run -a`).
     static let shared: Result<WebKitHarness, any Error> = Result { try WebKitHarness() }
@@ -42,11 +45,12 @@ final class WebKitHarness: Sendable {
         for directory in [cachedDirectory, revalidatedDirectory] {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         }
-        try registry.register(
+        cached = PathRecordingHandler(
             LocalFileHandler(
-                configuration: .init(root: .directory(cachedDirectory), cacheControl: "max-age=31536000, immutable")),
-            for: "app", host: "cached")
-        try registry.register(LocalFileHandler(root: revalidatedDirectory), for: "app", host: "revalidated")
+                configuration: .init(root: .directory(cachedDirectory), cacheControl: "max-age=31536000, immutable")))
+        revalidated = PathRecordingHandler(LocalFileHandler(root: revalidatedDirectory))
+        try registry.register(cached, for: "app", host: "cached")
+        try registry.register(revalidated, for: "app", host: "revalidated")
         let made = Mutex<WebKitSchemeAdapter?>(nil)
         let done = DispatchSemaphore(value: 0)
         let registry = self.registry
@@ -196,5 +200,26 @@ final class OffMainWriteHandler: SchemeHandler {
             if whileBusy { $0.wroteWhileMainContextBusy += 1 }
         }
         return .handled
+    }
+}
+
+/// A file handler that records every path it is asked for (the adapter's log is shared by suites
+/// running in parallel; this record belongs to one host).
+final class PathRecordingHandler: SchemeHandler {
+    let files: LocalFileHandler
+    private let record = Mutex<[String]>([])
+
+    init(_ files: LocalFileHandler) {
+        self.files = files
+    }
+
+    var name: String { files.name }
+
+    /// Every path asked for so far, in order.
+    var paths: [String] { record.withLock { $0 } }
+
+    func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome {
+        record.withLock { $0.append(request.path) }
+        return try await files.handle(request, writer: writer)
     }
 }

@@ -15,33 +15,31 @@ struct WebKitMemoryCacheTests {
         try Data("window.version = \(version);".utf8).write(to: directory.appendingPathComponent("v.js"))
     }
 
-    /// Loads `url` and returns `window.version` and whether the load asked for `/v.js`.
-    static func load(_ url: String, in session: WebViewSession, harness: WebKitHarness) async throws -> (
+    /// Loads `url` and returns `window.version` and whether the load asked `handler` for `/v.js`.
+    static func load(_ url: String, in session: WebViewSession, handler: PathRecordingHandler) async throws -> (
         version: String, askedForScript: Bool
     ) {
-        harness.adapter.clearLog()
+        let before = handler.paths.count
         try await withTimeout(20, "loading \(url)") { try await session.load(url) }
         let version = try await session.evaluate("String(window.version)")
-        let host = URL(string: url)!.host!
-        let asked = harness.adapter.log.contains { $0.path == "/v.js" && URL(string: $0.url)?.host == host }
-        return (version, asked)
+        return (version, handler.paths.dropFirst(before).contains("/v.js"))
     }
 
     @Test func aCacheableScriptComesFromTheMemoryCacheUntilItIsCleared() async throws {
         let harness = try WebKitHarness.get()
         try Self.writePage(in: harness.cachedDirectory, version: 1)
         let session = try await harness.makeSession()
-        let first = try await Self.load("app://cached/page.html?1", in: session, harness: harness)
+        let first = try await Self.load("app://cached/page.html?1", in: session, handler: harness.cached)
         #expect(first.version == "\"1\"")
         #expect(first.askedForScript)
 
         try Self.writePage(in: harness.cachedDirectory, version: 2)
-        let cached = try await Self.load("app://cached/page.html?2", in: session, harness: harness)
+        let cached = try await Self.load("app://cached/page.html?2", in: session, handler: harness.cached)
         #expect(cached.version == "\"1\"", "WebKit reused its cached script")
         #expect(!cached.askedForScript, "the cached script was not asked for")
 
         try await harness.adapter.clearMemoryCache()
-        let cleared = try await Self.load("app://cached/page.html?3", in: session, harness: harness)
+        let cleared = try await Self.load("app://cached/page.html?3", in: session, handler: harness.cached)
         #expect(cleared.version == "\"2\"", "after clearing, the new script runs")
         #expect(cleared.askedForScript)
         await session.tearDown()
@@ -51,11 +49,11 @@ struct WebKitMemoryCacheTests {
         let harness = try WebKitHarness.get()
         try Self.writePage(in: harness.revalidatedDirectory, version: 1)
         let session = try await harness.makeSession()
-        let first = try await Self.load("app://revalidated/page.html?1", in: session, harness: harness)
+        let first = try await Self.load("app://revalidated/page.html?1", in: session, handler: harness.revalidated)
         #expect(first.version == "\"1\"")
 
         try Self.writePage(in: harness.revalidatedDirectory, version: 2)
-        let second = try await Self.load("app://revalidated/page.html?2", in: session, harness: harness)
+        let second = try await Self.load("app://revalidated/page.html?2", in: session, handler: harness.revalidated)
         #expect(second.version == "\"2\"")
         #expect(second.askedForScript)
         await session.tearDown()
