@@ -50,7 +50,8 @@ struct HeadlessRenderTests {
         #expect(report.loadMs > 0)
         #expect(report.eval == "true", "CSS, module, JSON and font all arrived")
         let index = try #require(report.requests.first { $0.path == "/index.html" })
-        let size = try FileManager.default.attributesOfItem(atPath: app.appendingPathComponent("index.html").path)[.size]
+        let size = try FileManager.default.attributesOfItem(atPath: app.appendingPathComponent("index.html").path)[
+            .size]
         #expect(index.status == 200 && index.handler == "files" && index.bytes == size as? Int)
         #expect(report.requests.contains { $0.path == "/data/does-not-exist.json" && $0.status == 404 })
         #expect(report.coldMedianMs == nil, "no iterations asked for")
