@@ -75,6 +75,20 @@ public struct NetworkFallbackHandler: SchemeHandler {
         self.configuration = configuration
     }
 
+    /// Creates a handler that sends every request to one origin: `app://host/path?query` is fetched
+    /// from `origin`'s scheme, host and port with the same path and query (the origin's own path
+    /// is not used) — what a dev server's or a renderer's `--fallback https://origin.example` means.
+    ///
+    /// - Parameters:
+    ///   - origin: The origin, e.g. `https://origin.example` or `http://127.0.0.1:8081`. Its
+    ///     scheme defaults to `https` when missing.
+    ///   - configuration: Write-through, methods, failure observer. Default: none, GET/HEAD, none.
+    public init(origin: URL, configuration: Configuration = Configuration()) {
+        let rule = NetworkRewriteRule(
+            scheme: origin.scheme ?? "https", host: origin.host(percentEncoded: false), port: origin.port)
+        self.init(upstream: NetworkUpstream(rewriter: NetworkRewriter(defaultRule: rule)), configuration: configuration)
+    }
+
     /// "network".
     public var name: String { "network" }
 

@@ -63,14 +63,7 @@ public struct ServeHandlerFactories: Sendable {
             imageCache: { directory, next in
                 ImageCacheHandler(cache: ImageCache(disk: DiskStorage.Config(directory: directory)), upstream: next)
             },
-            network: { origin in
-                let rule = NetworkRewriteRule(
-                    scheme: origin.scheme ?? "https",
-                    host: origin.host(percentEncoded: false),
-                    port: origin.port
-                )
-                return NetworkFallbackHandler(upstream: NetworkUpstream(rewriter: NetworkRewriter(defaultRule: rule)))
-            }
+            network: { origin in NetworkFallbackHandler(origin: origin) }
         )
     }
 }

@@ -33,6 +33,20 @@ struct NetworkFallbackHandlerTests {
         #expect(stats.hosts == ["origin.test:\(origin.port)"])
     }
 
+    /// `--fallback http://127.0.0.1:PORT/ignored`: scheme, host and port come from the origin, path
+    /// and query from the request; the origin's own path is not used.
+    @Test func anOriginSendsEveryHostToItsSchemeHostAndPort() async throws {
+        let origin = try OriginServer.shared()
+        let handler = NetworkFallbackHandler(origin: URL(string: "http://127.0.0.1:\(origin.port)/ignored/path")!)
+        let path = "/" + OriginServer.unique("origin-init")
+        let sink = try await run(handler, "app://any-host.example\(path)?body=from-origin")
+        #expect(sink.response?.status == .ok)
+        #expect(sink.bodyString == "from-origin")
+        let stats = try await origin.stats(path)
+        #expect(stats.requests == 1)
+        #expect(stats.hosts == ["127.0.0.1:\(origin.port)"])
+    }
+
     @Test func streamsTheFirstChunkBeforeTheOriginFinished() async throws {
         let origin = try OriginServer.shared()
         let handler = NetworkFallbackHandler(upstream: origin.upstream())

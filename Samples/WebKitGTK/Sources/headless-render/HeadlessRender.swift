@@ -30,6 +30,13 @@ struct HeadlessRender: ParsableCommand {
 
     @Option(
         help: """
+            Fetch paths the directory does not have from this origin (http or https, e.g. \
+            https://origin.example): app://localhost/a.js → https://origin.example/a.js.
+            """)
+    var fallback: String?
+
+    @Option(
+        help: """
             How WebKit may cache the directory's files: 'immutable' (the directory is a package \
             snapshot: subresources stay in WebKit's memory cache between loads, as file:// ones do) \
             or 'revalidate' (Cache-Control: no-cache: every load asks SchemeKit again).
@@ -61,6 +68,11 @@ struct HeadlessRender: ParsableCommand {
             guard FileManager.default.fileExists(atPath: file.path) else {
                 throw ValidationError("\(path) not found in \(directory)")
             }
+        }
+        if let fallback {
+            guard let origin = URL(string: fallback), ["http", "https"].contains(origin.scheme?.lowercased()),
+                origin.host(percentEncoded: false)?.isEmpty == false
+            else { throw ValidationError("--fallback must be an http or https origin, such as https://origin.example") }
         }
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
         if let iterations, iterations < 1 { throw ValidationError("--iterations must be at least 1") }

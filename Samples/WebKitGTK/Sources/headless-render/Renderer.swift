@@ -60,7 +60,12 @@ struct Renderer {
         let files = LocalFileHandler(
             configuration: .init(
                 root: .directory(URL(fileURLWithPath: options.directory)), cacheControl: options.cache.cacheControl))
-        try registry.register(files, for: options.scheme)
+        if let fallback = options.fallback.flatMap(URL.init(string:)) {
+            try registry.register(
+                SchemeHandlerChain(files, NetworkFallbackHandler(origin: fallback)), for: options.scheme)
+        } else {
+            try registry.register(files, for: options.scheme)
+        }
         let adapter = try await executor.run {
             WebKitSchemeAdapter(registry: registry, context: webkit_web_context_get_default(), executor: executor)
         }

@@ -107,6 +107,30 @@ struct HeadlessRenderTests {
         #expect(report.eval == "\"\(expected)\"")
     }
 
+    /// `--fallback`: what the directory lacks comes from a real origin on loopback (python's
+    /// `http.server`), its status passed through, and the request log names the network handler.
+    @Test func theFallbackFetchesWhatTheDirectoryLacksFromTheOrigin() async throws {
+        let site = try Self.site("<!doctype html><title>t</title>")
+        let originDirectory = try Self.site("<!doctype html><title>origin</title>")
+        defer {
+            try? FileManager.default.removeItem(at: site)
+            try? FileManager.default.removeItem(at: originDirectory)
+        }
+        try Data("from the origin".utf8).write(to: originDirectory.appendingPathComponent("remote.txt"))
+        let origin = try LoopbackOrigin(serving: originDirectory)
+        defer { origin.stop() }
+        let run = try HeadlessRenderProcess.run([
+            site.path, "--fallback", "http://127.0.0.1:\(origin.port)", "--json", "--eval",
+            "Promise.all([fetch('remote.txt').then((r) => r.text()), fetch('gone.txt').then((r) => r.status)])",
+        ])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let report = try JSONDecoder().decode(Report.self, from: Data(run.lastLine.utf8))
+        #expect(report.eval == "[\"from the origin\",404]")
+        #expect(report.requests.contains { $0.path == "/index.html" && $0.handler == "files" })
+        #expect(report.requests.contains { $0.path == "/remote.txt" && $0.status == 200 && $0.handler == "network" })
+        #expect(report.requests.contains { $0.path == "/gone.txt" && $0.status == 404 && $0.handler == "network" })
+    }
+
     @Test func badArgumentsExitWith64AndOneClearLine() async throws {
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("headless-render-\(UUID())")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
@@ -120,6 +144,9 @@ struct HeadlessRenderTests {
         let zero = try HeadlessRenderProcess.run([empty.path, "--path", "/", "--iterations", "0"])
         #expect(zero.status == 64)
         #expect(zero.stderr.contains("--iterations must be at least 1"), "\(zero.stderr)")
+        let ftp = try HeadlessRenderProcess.run([empty.path, "--path", "/", "--fallback", "ftp://origin.example"])
+        #expect(ftp.status == 64)
+        #expect(ftp.stderr.contains("--fallback must be an http or https origin"), "\(ftp.stderr)")
     }
 
     @Test func aThrowingEvalExitsWith1AndItsMessage() async throws {
@@ -220,4 +247,56 @@ struct SilentListener {
     func close() {
         _ = Glibc.close(descriptor)
     }
+}
+
+/// `python3 -m http.server` on 127.0.0.1, serving a directory: the origin behind `--fallback`.
+final class LoopbackOrigin {
+    let process = Process()
+    let port: Int
+
+    /// Starts the server on a free port and waits (at most 15 s) until it accepts connections.
+    init(serving directory: URL) throws {
+        let probe = try SilentListener()
+        port = probe.port
+        probe.close()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "python3", "-m", "http.server", String(port), "--bind", "127.0.0.1", "--directory", directory.path,
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date.now.addingTimeInterval(15)
+        while Date.now < deadline {
+            if Self.accepts(port) { return }
+            usleep(50_000)
+        }
+        stop()
+        throw POSIXError(.ECONNREFUSED)
+    }
+
+    /// Whether a TCP connection to 127.0.0.1:`port` succeeds.
+    static func accepts(_ port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { _ = Glibc.close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+
+    /// Kills the server and waits for it.
+    func stop() {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    deinit { stop() }
 }
