@@ -92,6 +92,12 @@ struct HeadlessRenderTests {
         #expect(report.coldMs?.count == 2)
         #expect(report.warmMs?.count == 2)
         #expect((report.coldMedianMs ?? 0) > 0 && (report.warmMedianMs ?? 0) > 0)
+        let text = try HeadlessRenderProcess.run([site.path, "--iterations", "2"])
+        #expect(text.status == 0, "stderr: \(text.stderr)")
+        let lines = text.stdout.split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("cold median ") && $0.contains(" ms, p90 ") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("warm median ") && $0.contains(" ms, p90 ") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("warm is ") && $0.hasSuffix("x faster") }, "\(lines)")
     }
 
     @Test(arguments: [("immutable", "max-age=31536000, immutable"), ("revalidate", "no-cache")])
