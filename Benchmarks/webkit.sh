@@ -14,7 +14,10 @@
 #       - every load asks again: app:// `--cache revalidate` (the file handler's default
 #         `Cache-Control: no-cache`) and nginx with `Cache-Control: no-store`.
 #       The page's own fetch()es are `cache: 'no-store'`, so they reach the server in both.
-# Each is run on the sample app as is, and on a copy without its <video> element. The sample's
+#   (c) request latency: a page that fetch()es a small JSON file, then a 64 KiB file, one request
+#       at a time (`cache: 'no-store'`, after a warm-up), through app:// and through nginx: the
+#       transport alone, without a page load's noise. LATENCY_ROUNDS rounds (default 3).
+# (a) and (b) are run on the sample app as is, and on a copy without its <video> element. The sample's
 # video is lazy (poster, preload="none", `data-src` sources attached once the page has loaded; see
 # Samples/app/README.md), so no media player is set up before the load event; the copy shows what
 # the element still costs. (An eager <video> costs a warm load a lot: WebKitGTK sets up, and for
@@ -62,7 +65,14 @@ html = open(path).read()
 open(path, "w").write(re.sub(r"<video.*?</video>", "", html, flags=re.S))
 PY
 
-# nginx on loopback, its own prefix and config, serving both copies.
+# The latency page and its files.
+mkdir -p "$WORK/latency"
+echo '<!doctype html><title>latency</title>' >"$WORK/latency/index.html"
+echo '{"name":"SchemeKit","answer":42}' >"$WORK/latency/small.json"
+head -c 65536 /dev/urandom >"$WORK/latency/64k.bin"
+chmod -R a+rX "$WORK/latency"
+
+# nginx on loopback, its own prefix and config, serving every copy.
 mkdir -p "$WORK/nginx/logs"
 cat > "$WORK/nginx/nginx.conf" <<CONF
 daemon off;
@@ -81,6 +91,7 @@ http {
         location /novideo/ { alias $WORK/novideo/; }
         location /full-nostore/ { alias $APP/; add_header Cache-Control no-store; }
         location /novideo-nostore/ { alias $WORK/novideo/; add_header Cache-Control no-store; }
+        location /latency/ { alias $WORK/latency/; add_header Cache-Control no-store; }
     }
 }
 CONF
@@ -91,11 +102,10 @@ for _ in $(seq 50); do
     sleep 0.1
 done
 # Every nginx location must serve the page and its files (not an error page).
-for location in full novideo full-nostore novideo-nostore; do
-    for file in index.html css/style.css js/util.mjs fonts/dejavu-sans-subset.woff2; do
-        status="$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/$location/$file" || true)"
-        [[ "$status" == 200 ]] || { echo "nginx /$location/$file answered $status" >&2; exit 1; }
-    done
+for path in {full,novideo,full-nostore,novideo-nostore}/{index.html,css/style.css,js/util.mjs,fonts/dejavu-sans-subset.woff2} \
+    latency/{index.html,small.json,64k.bin}; do
+    status="$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/$path" || true)"
+    [[ "$status" == 200 ]] || { echo "nginx /$path answered $status" >&2; exit 1; }
 done
 
 # run NAME DIR [extra args…] → appends the JSON report to $WORK/NAME.jsonl
@@ -139,4 +149,37 @@ for variant in full novideo; do
     echo "    app:// no-cache ${revalidate_warm} ms, http:// (nginx, no-store) ${nostore_warm} ms"
     echo "    app:// / file:// = $(ratio "$warm" "$file_warm") (target <= 1.10); app:// / http:// cached = $(ratio "$warm" "$http_warm") (target < 1)"
     echo "    app:// no-cache / http:// no-store = $(ratio "$revalidate_warm" "$nostore_warm") (target < 1); app:// no-cache / file:// = $(ratio "$revalidate_warm" "$file_warm")"
+done
+
+# (c) Request latency: ms per fetch(), one at a time, after 20 warm-up fetches.
+LATENCY_JS='(async () => {
+  const perFetch = async (url, count) => {
+    for (let i = 0; i < 20; i++) await (await fetch(url, { cache: "no-store" })).arrayBuffer();
+    const start = performance.now();
+    for (let i = 0; i < count; i++) await (await fetch(url, { cache: "no-store" })).arrayBuffer();
+    return (performance.now() - start) / count;
+  };
+  return JSON.stringify([await perFetch("small.json", 300), await perFetch("64k.bin", 100)]);
+})()'
+latency() {
+    local name="$1"
+    shift
+    xvfb-run -a "$RENDER" "$WORK/latency" "$@" --json --eval "$LATENCY_JS" --timeout 120 2>/dev/null | tail -1 \
+        | python3 -c "import json, sys; print(' '.join('%.3f' % x for x in json.loads(json.loads(json.load(sys.stdin)['eval']))))" \
+            >>"$WORK/latency-$name.txt"
+}
+echo "== request latency (${LATENCY_ROUNDS:-3} rounds; ms per sequential fetch, no-store)"
+for _ in $(seq "${LATENCY_ROUNDS:-3}"); do
+    latency app
+    latency http --url "http://127.0.0.1:$PORT/latency/index.html"
+done
+column_median() {
+    python3 -c "import statistics, sys; print('%.3f' % statistics.median(float(l.split()[int(sys.argv[2])]) for l in open(sys.argv[1]) if l.strip()))" "$1" "$2"
+}
+for column in 0 1; do
+    what="small JSON"
+    [[ "$column" == 1 ]] && what="64 KiB file"
+    app_ms="$(column_median "$WORK/latency-app.txt" "$column")"
+    http_ms="$(column_median "$WORK/latency-http.txt" "$column")"
+    echo "(c) $what: app:// ${app_ms} ms, http:// (nginx) ${http_ms} ms: app:// / http:// = $(ratio "$app_ms" "$http_ms") (target < 1)"
 done
