@@ -31,7 +31,8 @@ struct HeadlessRender: ParsableCommand {
     @Option(
         help: """
             Fetch paths the directory does not have from this origin (http or https, e.g. \
-            https://origin.example): app://localhost/a.js → https://origin.example/a.js.
+            https://origin.example): app://localhost/a.js → https://origin.example/a.js. The page \
+            itself may then come from the origin too.
             """)
     var fallback: String?
 
@@ -63,7 +64,7 @@ struct HeadlessRender: ParsableCommand {
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ValidationError("no such directory: \(directory)")
         }
-        if url == nil {
+        if url == nil, fallback == nil {  // with a fallback, the page may come from the origin
             let file = URL(fileURLWithPath: directory).appendingPathComponent(String(path.drop { $0 == "/" }))
             guard FileManager.default.fileExists(atPath: file.path) else {
                 throw ValidationError("\(path) not found in \(directory)")

@@ -135,6 +135,15 @@ struct HeadlessRenderTests {
         #expect(report.requests.contains { $0.path == "/index.html" && $0.handler == "files" })
         #expect(report.requests.contains { $0.path == "/remote.txt" && $0.status == 200 && $0.handler == "network" })
         #expect(report.requests.contains { $0.path == "/gone.txt" && $0.status == 404 && $0.handler == "network" })
+
+        // The page itself may come from the origin: without a local index.html, the origin's loads.
+        try FileManager.default.removeItem(at: site.appendingPathComponent("index.html"))
+        let fromOrigin = try HeadlessRenderProcess.run([
+            site.path, "--fallback", "http://127.0.0.1:\(origin.port)", "--json", "--eval", "document.title",
+        ])
+        #expect(fromOrigin.status == 0, "stderr: \(fromOrigin.stderr)")
+        let originReport = try JSONDecoder().decode(Report.self, from: Data(fromOrigin.lastLine.utf8))
+        #expect(originReport.eval == "\"origin\"", "the origin's index.html, titled 'origin'")
     }
 
     @Test func badArgumentsExitWith64AndOneClearLine() async throws {
