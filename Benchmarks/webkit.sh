@@ -14,9 +14,9 @@
 #       - every load asks again: app:// `--cache revalidate` (the file handler's default
 #         `Cache-Control: no-cache`) and nginx with `Cache-Control: no-store`.
 #       The page's own fetch()es are `cache: 'no-store'`, so they reach the server in both.
-#   (c) request latency: a page that fetch()es a small JSON file, then a 64 KiB file, one request
-#       at a time (`cache: 'no-store'`, after a warm-up), through app:// and through nginx: the
-#       transport alone, without a page load's noise. LATENCY_ROUNDS rounds (default 3).
+#   (c) request latency: a page that fetch()es a small JSON file, a 64 KiB file and a 10 MiB file,
+#       one request at a time (`cache: 'no-store'`, after a warm-up), through app:// and through
+#       nginx: the transport alone, without a page load's noise. LATENCY_ROUNDS rounds (default 3).
 # (a) and (b) are run on the sample app as is, and on a copy without its <video> element. The sample's
 # video is lazy (poster, preload="none", `data-src` sources attached once the page has loaded; see
 # Samples/app/README.md), so no media player is set up before the load event; the copy shows what
@@ -70,6 +70,7 @@ mkdir -p "$WORK/latency"
 echo '<!doctype html><title>latency</title>' >"$WORK/latency/index.html"
 echo '{"name":"SchemeKit","answer":42}' >"$WORK/latency/small.json"
 head -c 65536 /dev/urandom >"$WORK/latency/64k.bin"
+head -c 10485760 /dev/urandom >"$WORK/latency/10m.bin"
 chmod -R a+rX "$WORK/latency"
 
 # nginx on loopback, its own prefix and config, serving every copy.
@@ -103,7 +104,7 @@ for _ in $(seq 50); do
 done
 # Every nginx location must serve the page and its files (not an error page).
 for path in {full,novideo,full-nostore,novideo-nostore}/{index.html,css/style.css,js/util.mjs,fonts/dejavu-sans-subset.woff2} \
-    latency/{index.html,small.json,64k.bin}; do
+    latency/{index.html,small.json,64k.bin,10m.bin}; do
     status="$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/$path" || true)"
     [[ "$status" == 200 ]] || { echo "nginx /$path answered $status" >&2; exit 1; }
 done
@@ -154,12 +155,12 @@ done
 # (c) Request latency: ms per fetch(), one at a time, after 20 warm-up fetches.
 LATENCY_JS='(async () => {
   const perFetch = async (url, count) => {
-    for (let i = 0; i < 20; i++) await (await fetch(url, { cache: "no-store" })).arrayBuffer();
+    for (let i = 0; i < Math.min(count, 20); i++) await (await fetch(url, { cache: "no-store" })).arrayBuffer();
     const start = performance.now();
     for (let i = 0; i < count; i++) await (await fetch(url, { cache: "no-store" })).arrayBuffer();
     return (performance.now() - start) / count;
   };
-  return JSON.stringify([await perFetch("small.json", 300), await perFetch("64k.bin", 100)]);
+  return JSON.stringify([await perFetch("small.json", 300), await perFetch("64k.bin", 100), await perFetch("10m.bin", 5)]);
 })()'
 latency() {
     local name="$1"
@@ -176,9 +177,9 @@ done
 column_median() {
     python3 -c "import statistics, sys; print('%.3f' % statistics.median(float(l.split()[int(sys.argv[2])]) for l in open(sys.argv[1]) if l.strip()))" "$1" "$2"
 }
-for column in 0 1; do
-    what="small JSON"
-    [[ "$column" == 1 ]] && what="64 KiB file"
+names=("small JSON" "64 KiB file" "10 MiB file")
+for column in 0 1 2; do
+    what="${names[$column]}"
     app_ms="$(column_median "$WORK/latency-app.txt" "$column")"
     http_ms="$(column_median "$WORK/latency-http.txt" "$column")"
     echo "(c) $what: app:// ${app_ms} ms, http:// (nginx) ${http_ms} ms: app:// / http:// = $(ratio "$app_ms" "$http_ms") (target < 1)"
