@@ -39,6 +39,7 @@ final class WebKitHarness: Sendable {
         try registry.register(LocalFileHandler(root: appDirectory), for: "app", host: "localhost")
         try registry.register(slow, for: "app", host: "slow")
         try registry.register(offMain, for: "app", host: "offmain")
+        Self.removeScratchOfEndedRuns()
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("schemekit-webkit-\(getpid())")
         cachedDirectory = scratch.appendingPathComponent("cached")
         revalidatedDirectory = scratch.appendingPathComponent("revalidated")
@@ -63,6 +64,17 @@ final class WebKitHarness: Sendable {
         }
         done.wait()
         adapter = made.withLock { $0! }
+    }
+
+    /// Removes the scratch directories (`schemekit-webkit-<pid>`) of test processes that ended.
+    static func removeScratchOfEndedRuns() {
+        let temporary = FileManager.default.temporaryDirectory
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []
+        for name in names where name.hasPrefix("schemekit-webkit-") {
+            guard let pid = pid_t(name.dropFirst("schemekit-webkit-".count)), kill(pid, 0) != 0, errno == ESRCH
+            else { continue }
+            try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
+        }
     }
 
     /// The repository's `Samples/app`, found from this file's path
