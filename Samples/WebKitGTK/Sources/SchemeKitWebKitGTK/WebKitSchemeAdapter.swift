@@ -118,6 +118,9 @@ public final class WebKitSchemeAdapter: @unchecked Sendable {
         for sink in sinks { sink.stoppedByEngine() }
     }
 
+    /// The sinks of the requests not yet ended (for tests that check what is left behind).
+    var liveSinks: [WebKitSchemeSink] { state.withLock { $0.live.values.map(\.sink) } }
+
     func append(_ entry: SchemeRequestLogEntry) {
         state.withLock { $0.log.append(entry) }
     }

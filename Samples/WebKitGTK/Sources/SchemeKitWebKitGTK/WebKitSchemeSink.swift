@@ -26,7 +26,8 @@ final class WebKitSchemeSink: SchemeTaskSink, @unchecked Sendable {
     /// The WebKit request, referenced until the head (or an error, or a stop) answers it. Main
     /// context only.
     private var request: OpaquePointer?
-    private let url: String
+    /// The request's URL.
+    let url: String
     private let path: String
     private let method: String
     private let started = ContinuousClock.now

@@ -1,6 +1,6 @@
 import Foundation
 import SchemeKit
-import SchemeKitWebKitGTK
+@testable import SchemeKitWebKitGTK
 import Synchronization
 import Testing
 
@@ -249,11 +249,16 @@ struct WebKitAdapterTests {
             try await session.load("app://slow/page.html")
         }
         _ = await eventually { harness.slow.record.withLock { $0.started } > startedBefore }
+        // The streaming request's sink (with its body pipe) must be freed once the view is gone.
+        weak let sink = harness.adapter.liveSinks.first { $0.url.hasPrefix("app://slow/stream") }
+        #expect(sink != nil, "the streaming request is live")
         await session.tearDown()
         let stopped = await eventually(10) { harness.registry.metrics.stopped > before.stopped }
         #expect(stopped, "destroying the view stopped its request: \(harness.registry.metrics)")
         let drained = await eventually(10) { harness.adapter.liveRequestCount == 0 }
         #expect(drained, "no request left behind")
+        let freed = await eventually(10) { sink == nil }
+        #expect(freed, "the stopped request's sink was freed (no reference cycle keeps it)")
         #expect(harness.adapter.writesAfterStop == 0)
     }
 }
