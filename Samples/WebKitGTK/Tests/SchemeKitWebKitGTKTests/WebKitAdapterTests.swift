@@ -1,8 +1,9 @@
 import Foundation
 import SchemeKit
-@testable import SchemeKitWebKitGTK
 import Synchronization
 import Testing
+
+@testable import SchemeKitWebKitGTK
 
 /// The adapter in the real engine: the sample app through `app://`, 404s, Range requests and a video
 /// seek served by them, and stop detection when a page navigates away mid-response.
