@@ -113,15 +113,9 @@ struct SchemeResponder: HTTPResponder {
         // Fast path: the whole body is already here (small files, cache hits).
         if let chunks = bridge.completedBody() {
             var buffer: ByteBuffer
-            if chunks.count == 1 {
-                buffer = chunks[0]
-            } else {
-                buffer = ByteBuffer()
-                buffer.reserveCapacity(chunks.reduce(0) { $0 + $1.readableBytes })
-                for var chunk in chunks { buffer.writeBuffer(&chunk) }
-            }
             if transforms.injectScript != nil || transforms.gzip {
-                var body = Data(buffer.readableBytesView)
+                var body = Data()
+                for chunk in chunks { body.append(contentsOf: chunk.readableBytesView) }
                 if let script = transforms.injectScript { body = ResponseTransforms.inject(script, into: body) }
                 if transforms.gzip, head.method != .head {
                     guard let compressed = try? GzipStream.compressWhole(body) else {
@@ -134,6 +128,12 @@ struct SchemeResponder: HTTPResponder {
                 } else {
                     buffer = ByteBuffer(bytes: body)
                 }
+            } else if chunks.count == 1 {
+                buffer = chunks[0]
+            } else {
+                buffer = ByteBuffer()
+                buffer.reserveCapacity(chunks.reduce(0) { $0 + $1.readableBytes })
+                for var chunk in chunks { buffer.writeBuffer(&chunk) }
             }
             if head.method == .head { buffer = ByteBuffer() }
             let result = Response(status: status, headers: fields, body: ResponseBody(byteBuffer: buffer))
