@@ -33,8 +33,9 @@ struct HeadlessRender: ParsableCommand {
             Fetch paths the directory does not have from this origin (http or https, e.g. \
             https://origin.example): app://localhost/a.js → https://origin.example/a.js. The page \
             itself may then come from the origin too.
-            """)
-    var fallback: String?
+            """,
+        transform: HeadlessRender.origin)
+    var fallback: URL?
 
     @Option(
         help: """
@@ -70,13 +71,16 @@ struct HeadlessRender: ParsableCommand {
                 throw ValidationError("\(path) not found in \(directory)")
             }
         }
-        if let fallback {
-            guard let origin = URL(string: fallback), ["http", "https"].contains(origin.scheme?.lowercased()),
-                origin.host(percentEncoded: false)?.isEmpty == false
-            else { throw ValidationError("--fallback must be an http or https origin, such as https://origin.example") }
-        }
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
         if let iterations, iterations < 1 { throw ValidationError("--iterations must be at least 1") }
+    }
+
+    /// Parses `--fallback`: an http or https URL with a host.
+    static func origin(_ argument: String) throws -> URL {
+        guard let origin = URL(string: argument), ["http", "https"].contains(origin.scheme?.lowercased()),
+            origin.host(percentEncoded: false)?.isEmpty == false
+        else { throw ValidationError("--fallback must be an http or https origin, such as https://origin.example") }
+        return origin
     }
 
     func run() throws {

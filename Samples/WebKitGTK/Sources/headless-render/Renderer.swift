@@ -60,7 +60,7 @@ struct Renderer {
         let files = LocalFileHandler(
             configuration: .init(
                 root: .directory(URL(fileURLWithPath: options.directory)), cacheControl: options.cache.cacheControl))
-        if let fallback = options.fallback.flatMap(URL.init(string:)) {
+        if let fallback = options.fallback {
             try registry.register(
                 SchemeHandlerChain(files, NetworkFallbackHandler(origin: fallback)), for: options.scheme)
         } else {
