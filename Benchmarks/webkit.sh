@@ -152,7 +152,7 @@ for variant in full novideo; do
     echo "    app:// no-cache / http:// no-store = $(ratio "$revalidate_warm" "$nostore_warm") (target < 1); app:// no-cache / file:// = $(ratio "$revalidate_warm" "$file_warm")"
 done
 
-# (c) Request latency: ms per fetch(), one at a time, after 20 warm-up fetches.
+# (c) Request latency: ms per fetch(), one at a time, after up to 20 warm-up fetches.
 LATENCY_JS='(async () => {
   const perFetch = async (url, count) => {
     for (let i = 0; i < Math.min(count, 20); i++) await (await fetch(url, { cache: "no-store" })).arrayBuffer();
@@ -160,13 +160,13 @@ LATENCY_JS='(async () => {
     for (let i = 0; i < count; i++) await (await fetch(url, { cache: "no-store" })).arrayBuffer();
     return (performance.now() - start) / count;
   };
-  return JSON.stringify([await perFetch("small.json", 300), await perFetch("64k.bin", 100), await perFetch("10m.bin", 5)]);
+  return [await perFetch("small.json", 300), await perFetch("64k.bin", 100), await perFetch("10m.bin", 5)];
 })()'
 latency() {
     local name="$1"
     shift
     xvfb-run -a "$RENDER" "$WORK/latency" "$@" --json --eval "$LATENCY_JS" --timeout 120 2>/dev/null | tail -1 \
-        | python3 -c "import json, sys; print(' '.join('%.3f' % x for x in json.loads(json.loads(json.load(sys.stdin)['eval']))))" \
+        | python3 -c "import json, sys; print(' '.join('%.3f' % x for x in json.loads(json.load(sys.stdin)['eval'])))" \
             >>"$WORK/latency-$name.txt"
 }
 echo "== request latency (${LATENCY_ROUNDS:-3} rounds; ms per sequential fetch, no-store)"
