@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 /// Settings shared by every target: Swift 6 mode plus the upcoming features the style guide asks for.
@@ -17,6 +17,40 @@ let package = Package(
         .library(name: "SchemeKitPackages", targets: ["SchemeKitPackages"]),
         .library(name: "SchemeServe", targets: ["SchemeServe"]),
         .executable(name: "schemeserve", targets: ["schemeserve"]),
+        // Trait `WebKitGTK`: the WebKitGTK engine adapter, its renderer and its media extension.
+        .library(name: "SchemeKitWebKitGTK", targets: ["SchemeKitWebKitGTK"]),
+        .executable(name: "headless-render", targets: ["headless-render"]),
+        // The web process extension that plays <video>/<audio> from the app's schemes: a shared
+        // library an app's executable depends on, so that SwiftPM builds it next to the executable.
+        .library(name: "SchemeKitWebKitGTKMedia", type: .dynamic, targets: ["SchemeKitWebKitGTKMedia"]),
+        // Trait `Chromium`: the headless-Chromium engine adapter.
+        .library(name: "SchemeKitChromium", targets: ["SchemeKitChromium"]),
+    ],
+    // A target gated by a trait compiles to an empty module without it (its sources sit inside
+    // `#if <trait>`), and a dependency used only under traits that are off is neither fetched nor
+    // resolved by a package that depends on this one. `Server` is a default trait so that
+    // `swift run schemeserve` works in a clone; a package that wants the core alone depends on
+    // SchemeKit with `traits: []` and resolves swift-http-types and nothing else.
+    traits: [
+        .trait(
+            name: "Server",
+            description: "schemeserve and the SchemeServe library (SwiftNIO, Hummingbird, ArgumentParser, swift-log).",
+            enabledTraits: ["Packages"]
+        ),
+        .trait(
+            name: "Packages",
+            description: "SchemeKitPackages, the offline package store (swift-crypto, zlib)."
+        ),
+        .trait(
+            name: "WebKitGTK",
+            description:
+                "The WebKitGTK 6.0 engine adapter (SchemeKitWebKitGTK, headless-render, the media extension SchemeKitWebKitGTKMedia); needs libwebkitgtk-6.0-dev and libgstreamer1.0-dev."
+        ),
+        .trait(
+            name: "Chromium",
+            description: "SchemeKitChromium: serve virtual https origins to headless Chromium over the DevTools pipe."
+        ),
+        .default(enabledTraits: ["Server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -46,14 +80,17 @@ let package = Package(
             name: "SchemeServe",
             dependencies: [
                 "SchemeKit",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "CompressNIO", package: "compress-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: .when(traits: ["Server"])),
+                .product(
+                    name: "HummingbirdWebSocket", package: "hummingbird-websocket", condition: .when(traits: ["Server"])
+                ),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
+                .product(
+                    name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
+                .product(name: "CompressNIO", package: "compress-nio", condition: .when(traits: ["Server"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Server"])),
             ],
             swiftSettings: swiftSettings
         ),
@@ -63,8 +100,9 @@ let package = Package(
                 "SchemeServe",
                 "SchemeKit",
                 "SchemeKitPackages",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(
+                    name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Server"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
             ],
             swiftSettings: swiftSettings
         ),
@@ -73,8 +111,12 @@ let package = Package(
             dependencies: [
                 "SchemeServe",
                 "SchemeKitTesting",
-                .product(name: "CompressNIO", package: "compress-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
+                "LoopbackTestSupport",
+                .product(name: "CompressNIO", package: "compress-nio", condition: .when(traits: ["Server"])),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
+                .product(name: "NIOEmbedded", package: "swift-nio", condition: .when(traits: ["Server"])),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: .when(traits: ["Server"])),
             ],
             swiftSettings: swiftSettings
         ),
@@ -83,22 +125,22 @@ let package = Package(
             dependencies: [
                 "SchemeKit",
                 "CSchemeKitPackagesShims",
-                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["Packages"])),
             ],
             swiftSettings: swiftSettings
         ),
         .systemLibrary(name: "CSchemeKitPackagesShims"),
         .executableTarget(
             name: "PackageInstallHelper",
-            dependencies: ["SchemeKitPackages"],
+            dependencies: ["SchemeKitPackages", "SchemeKit"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "SchemeKitPackagesTests",
             dependencies: [
                 "SchemeKitPackages", "SchemeKit", "PackageInstallHelper",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["Packages"])),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation", condition: .when(traits: ["Packages"])),
             ],
             resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings
@@ -119,6 +161,81 @@ let package = Package(
             dependencies: ["SchemeKit", "SchemeKitTesting"],
             swiftSettings: swiftSettings
         ),
+        // MARK: Chromium trait
+        // Foundation + SchemeKit only; the C shim spawns Chromium with its DevTools pipe on fds 3 and 4.
+        .target(name: "CSchemeKitChromiumShims"),
+        .target(
+            name: "SchemeKitChromium",
+            dependencies: [
+                "SchemeKit",
+                .target(name: "CSchemeKitChromiumShims", condition: .when(traits: ["Chromium"])),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SchemeKitChromiumTests",
+            dependencies: [
+                .target(name: "SchemeKitChromium", condition: .when(traits: ["Chromium"])),
+                .target(name: "SchemeKitTesting", condition: .when(traits: ["Chromium"])),
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["Chromium"])),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // --- WebKitGTK engine adapter (trait `WebKitGTK`) ---
+        .systemLibrary(
+            name: "CWebKitGTK",
+            pkgConfig: "webkitgtk-6.0",
+            providers: [.apt(["libwebkitgtk-6.0-dev"])]
+        ),
+        .target(
+            name: "SchemeKitWebKitGTK",
+            dependencies: ["SchemeKit", .target(name: "CWebKitGTK", condition: .when(traits: ["WebKitGTK"]))],
+            swiftSettings: swiftSettings
+        ),
+        .systemLibrary(
+            name: "CGStreamerBase",
+            pkgConfig: "gstreamer-base-1.0",
+            providers: [.apt(["libgstreamer1.0-dev"])]
+        ),
+        .target(
+            name: "SchemeKitWebKitGTKMedia",
+            dependencies: [
+                .target(name: "CWebKitGTK", condition: .when(traits: ["WebKitGTK"])),
+                .target(name: "CGStreamerBase", condition: .when(traits: ["WebKitGTK"])),
+            ],
+            // A trait is a Swift compilation condition only: C sources get it as a define.
+            cSettings: [.define("SCHEMEKIT_WEBKITGTK", .when(traits: ["WebKitGTK"]))]
+        ),
+        .executableTarget(
+            name: "headless-render",
+            dependencies: [
+                "SchemeKit",
+                .target(name: "SchemeKitWebKitGTK", condition: .when(traits: ["WebKitGTK"])),
+                .target(name: "CWebKitGTK", condition: .when(traits: ["WebKitGTK"])),
+                .target(name: "SchemeKitChromium", condition: .when(traits: ["Chromium"])),
+                .product(
+                    name: "ArgumentParser", package: "swift-argument-parser",
+                    condition: .when(traits: ["WebKitGTK", "Chromium"])),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SchemeKitWebKitGTKTests",
+            dependencies: [
+                "SchemeKit", "SchemeKitTesting", "LoopbackTestSupport",
+                .target(name: "SchemeKitWebKitGTK", condition: .when(traits: ["WebKitGTK"])),
+                .target(name: "CWebKitGTK", condition: .when(traits: ["WebKitGTK"])),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // `headless-render` run as a user runs it, on every engine the build has.
+        .testTarget(
+            name: "HeadlessRenderTests",
+            dependencies: ["LoopbackTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        // What the process-level tests share: a built tool run to its end, loopback origins.
+        .target(name: "LoopbackTestSupport", path: "Tests/LoopbackTestSupport", swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -29,7 +29,7 @@ public final class CountingHandler<Wrapped: SchemeHandler>: SchemeHandler {
 
     /// The counted handler.
     public let wrapped: Wrapped
-    private let state = Mutex(Counts())
+    private let state = Locked(Counts())
 
     /// Counts the calls to `wrapped`.
     public init(_ wrapped: Wrapped) {

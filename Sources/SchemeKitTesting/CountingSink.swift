@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import SchemeKit
 import Synchronization
 
@@ -33,13 +33,13 @@ public final class CountingSink: SchemeTaskSink {
     private let afterStopCount = Atomic<Int>(0)
 
     /// Where the sink wants its calls; `nil` (inline) by default.
-    public let executor: (any SchemeTaskExecutor)?
+    public let deliveryQueue: (any SchemeDeliveryQueue)?
 
     /// Creates a sink.
     ///
-    /// - Parameter executor: Where the guarded task must call the sink. Default: inline.
-    public init(executor: (any SchemeTaskExecutor)? = nil) {
-        self.executor = executor
+    /// - Parameter deliveryQueue: Where the guarded task must call the sink. Default: inline.
+    public init(deliveryQueue: (any SchemeDeliveryQueue)? = nil) {
+        self.deliveryQueue = deliveryQueue
     }
 
     /// Counts the head.
@@ -51,10 +51,10 @@ public final class CountingSink: SchemeTaskSink {
     }
 
     /// Counts the bytes.
-    public func receive(_ data: Data) {
+    public func receive(_ body: SchemeBody) {
         let before = check()
-        if before & Self.headSeen == 0 || data.isEmpty { violation() }
-        byteCount.add(data.count, ordering: .relaxed)
+        if before & Self.headSeen == 0 || body.isEmpty { violation() }
+        byteCount.add(body.count, ordering: .relaxed)
     }
 
     /// Counts the finish.

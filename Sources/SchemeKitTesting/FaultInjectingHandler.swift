@@ -25,7 +25,7 @@ public final class FaultInjectingHandler<Wrapped: SchemeHandler>: SchemeHandler 
     public let wrapped: Wrapped
     /// The fault.
     public let fault: HandlerFault
-    private let rejected = Mutex<[any Error]>([])
+    private let rejected = Locked<[any Error]>([])
 
     /// Injects `fault` into `wrapped`.
     public init(_ wrapped: Wrapped, fault: HandlerFault) {
@@ -63,7 +63,7 @@ public final class FaultInjectingHandler<Wrapped: SchemeHandler>: SchemeHandler 
 }
 
 /// The writer behind ``FaultInjectingHandler``.
-final class FaultWriter<Base: SchemeResponseWriter, Wrapped: SchemeHandler>: SchemeResponseWriter {
+final class FaultWriter<Base: SchemeResponseWriter, Wrapped: SchemeHandler>: SchemeForwardingWriter {
     struct State {
         var bytes = 0
         var injected = false
@@ -72,7 +72,7 @@ final class FaultWriter<Base: SchemeResponseWriter, Wrapped: SchemeHandler>: Sch
     let base: Base
     let fault: HandlerFault
     let owner: FaultInjectingHandler<Wrapped>
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(base: Base, fault: HandlerFault, owner: FaultInjectingHandler<Wrapped>) {
         self.base = base
@@ -112,7 +112,7 @@ final class FaultWriter<Base: SchemeResponseWriter, Wrapped: SchemeHandler>: Sch
         }
     }
 
-    func write(_ data: Data) async throws {
+    func write(_ body: SchemeBody) async throws {
         let limit: Int
         let error: any Error
         let throwing: Bool
@@ -122,24 +122,18 @@ final class FaultWriter<Base: SchemeResponseWriter, Wrapped: SchemeHandler>: Sch
         case .failAfterBytes(let bytes, let injected):
             (limit, error, throwing) = (bytes, injected, false)
         default:
-            try await base.write(data)
+            try await base.write(body)
             return
         }
         let written = state.withLock { $0.bytes }
-        let allowed = max(0, min(data.count, limit - written))
+        let allowed = max(0, min(body.count, limit - written))
         if allowed > 0 {
-            try await base.write(data.prefix(allowed))
+            try await base.write(body.prefix(allowed))
             state.withLock { $0.bytes += allowed }
         }
         guard written + allowed >= limit, inject() else { return }
         if !throwing { try await base.fail(error) }
         throw error
-    }
-
-    func makeBody<Failure: Error>(
-        count: Int, fill: (UnsafeMutableRawBufferPointer) throws(Failure) -> Int
-    ) throws(Failure) -> Data {
-        try base.makeBody(count: count, fill: fill)
     }
 
     func finish() async throws {
@@ -152,9 +146,5 @@ final class FaultWriter<Base: SchemeResponseWriter, Wrapped: SchemeHandler>: Sch
         default:
             break
         }
-    }
-
-    func fail(_ error: any Error) async throws {
-        try await base.fail(error)
     }
 }

@@ -25,7 +25,7 @@ public final class HangingHandler: SchemeHandler {
     public let writesHead: Bool
     /// The name used in traces.
     public let name: String
-    private let counts = Mutex(Counts())
+    private let counts = Locked(Counts())
 
     /// Creates a hanging handler.
     ///

@@ -1,3 +1,4 @@
+import SchemeKit
 import Synchronization
 
 /// A clock whose sleeps return at once, advancing its time and recording each requested sleep.
@@ -37,7 +38,7 @@ public final class ImmediateClock: Clock, Sendable {
         var sleeps: [Duration] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Creates a clock at offset zero.
     public init() {}

@@ -63,16 +63,16 @@ public final class RecordingSink: SchemeTaskSink {
         var nextWaiter = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Where the sink wants its calls; `nil` (inline) by default.
-    public let executor: (any SchemeTaskExecutor)?
+    public let deliveryQueue: (any SchemeDeliveryQueue)?
 
     /// Creates a sink.
     ///
-    /// - Parameter executor: Where the guarded task must call the sink. Default: inline.
-    public init(executor: (any SchemeTaskExecutor)? = nil) {
-        self.executor = executor
+    /// - Parameter deliveryQueue: Where the guarded task must call the sink. Default: inline.
+    public init(deliveryQueue: (any SchemeDeliveryQueue)? = nil) {
+        self.deliveryQueue = deliveryQueue
     }
 
     /// Records the head; a second head or a head after a terminal event is a violation.
@@ -85,10 +85,10 @@ public final class RecordingSink: SchemeTaskSink {
     }
 
     /// Records body bytes; bytes before the head or after a terminal event are a violation.
-    public func receive(_ data: Data) {
-        record(.data(data)) { state in
+    public func receive(_ body: SchemeBody) {
+        record(.data(body.data)) { state in
             if !state.head { return "data before the response head" }
-            if data.isEmpty { return "empty data chunk" }
+            if body.isEmpty { return "empty data chunk" }
             return nil
         }
     }

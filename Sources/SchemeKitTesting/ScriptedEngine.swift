@@ -31,7 +31,7 @@ public struct ScriptedEngine: Sendable {
     /// The registry tasks are started through.
     public let registry: SchemeRegistry
     /// Where the task delivers to the engine; `nil` delivers inline on the writer's thread.
-    public let executor: (any SchemeTaskExecutor)?
+    public let deliveryQueue: (any SchemeDeliveryQueue)?
     /// The longest a run may take before the engine stops the task.
     public let timeout: Duration
 
@@ -39,12 +39,14 @@ public struct ScriptedEngine: Sendable {
     ///
     /// - Parameters:
     ///   - registry: The registry to start tasks through.
-    ///   - executor: Where deliveries run, such as a serial `DispatchQueue` to mimic a main
+    ///   - deliveryQueue: Where deliveries run, such as a serial `DispatchQueue` to mimic a main
     ///     thread. Default: inline.
     ///   - timeout: The longest a run may take before the engine stops it. Default: 30 seconds.
-    public init(registry: SchemeRegistry, executor: (any SchemeTaskExecutor)? = nil, timeout: Duration = .seconds(30)) {
+    public init(
+        registry: SchemeRegistry, deliveryQueue: (any SchemeDeliveryQueue)? = nil, timeout: Duration = .seconds(30)
+    ) {
         self.registry = registry
-        self.executor = executor
+        self.deliveryQueue = deliveryQueue
         self.timeout = timeout
     }
 
@@ -53,18 +55,18 @@ public struct ScriptedEngine: Sendable {
     /// - Parameters:
     ///   - handler: The handler to register for every host and path.
     ///   - scheme: The scheme to register. Default: `app`.
-    ///   - executor: Where deliveries run. Default: inline.
+    ///   - deliveryQueue: Where deliveries run. Default: inline.
     ///   - timeout: The longest a run may take before the engine stops it. Default: 30 seconds.
     /// - Throws: `SchemeRegistryError` when `scheme` is invalid or reserved.
     public init(
         serving handler: some SchemeHandler,
         scheme: String = "app",
-        executor: (any SchemeTaskExecutor)? = nil,
+        deliveryQueue: (any SchemeDeliveryQueue)? = nil,
         timeout: Duration = .seconds(30)
     ) throws(SchemeRegistryError) {
         let registry = SchemeRegistry()
         try registry.register(handler, for: scheme)
-        self.init(registry: registry, executor: executor, timeout: timeout)
+        self.init(registry: registry, deliveryQueue: deliveryQueue, timeout: timeout)
     }
 
     /// Runs `request` to its end, stopping it at `point`.
@@ -76,11 +78,12 @@ public struct ScriptedEngine: Sendable {
     public func run(_ request: SchemeRequest, stoppingAt point: StopPoint = .never) async -> ScriptedTaskResult {
         let recording = RecordingSink()
         let control = StopControl(point: point, recording: recording)
-        let delivery: (any SchemeTaskExecutor)? =
-            point == .beforeHead ? InterceptingExecutor(base: executor, control: control) : executor
-        let task = registry.task(
-            for: request, sink: ScriptedSink(recording: recording, control: control, executor: delivery))
-        control.attach(task)
+        let delivery: (any SchemeDeliveryQueue)? =
+            point == .beforeHead ? InterceptingQueue(base: deliveryQueue, control: control) : deliveryQueue
+        let task = registry.task(for: request) { task in
+            control.attach(task)
+            return ScriptedSink(recording: recording, control: control, deliveryQueue: delivery)
+        }
         if point == .beforeStart { control.stopNow() }
 
         let timeout = self.timeout
@@ -141,7 +144,7 @@ final class StopControl: Sendable {
 
     let point: StopPoint
     let recording: RecordingSink
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(point: StopPoint, recording: RecordingSink) {
         self.point = point
@@ -192,16 +195,16 @@ final class StopControl: Sendable {
 struct ScriptedSink: SchemeTaskSink {
     let recording: RecordingSink
     let control: StopControl
-    let executor: (any SchemeTaskExecutor)?
+    let deliveryQueue: (any SchemeDeliveryQueue)?
 
     func receive(_ response: SchemeResponse) {
         recording.receive(response)
         control.didReceiveHead()
     }
 
-    func receive(_ data: Data) {
-        recording.receive(data)
-        control.didReceive(bytes: data.count)
+    func receive(_ body: SchemeBody) {
+        recording.receive(body)
+        control.didReceive(bytes: body.count)
     }
 
     func finish() {
@@ -216,8 +219,8 @@ struct ScriptedSink: SchemeTaskSink {
 }
 
 /// Stops the task as the first delivery is handed to the engine, then runs it (it is dropped).
-struct InterceptingExecutor: SchemeTaskExecutor {
-    let base: (any SchemeTaskExecutor)?
+struct InterceptingQueue: SchemeDeliveryQueue {
+    let base: (any SchemeDeliveryQueue)?
     let control: StopControl
 
     func execute(_ job: @escaping @Sendable () -> Void) {

@@ -63,35 +63,18 @@ public struct ThrottledHandler<Wrapped: SchemeHandler>: SchemeHandler {
 }
 
 /// The writer behind ``ThrottledHandler``: chunks and paces body writes, passes the rest through.
-struct ThrottledWriter<Base: SchemeResponseWriter, Wrapped: SchemeHandler>: SchemeResponseWriter {
+struct ThrottledWriter<Base: SchemeResponseWriter, Wrapped: SchemeHandler>: SchemeForwardingWriter {
     let base: Base
     let throttle: ThrottledHandler<Wrapped>
 
-    func writeHead(_ response: SchemeResponse) async throws {
-        try await base.writeHead(response)
-    }
-
-    func write(_ data: Data) async throws {
-        var offset = data.startIndex
-        while offset < data.endIndex {
-            let end = data.index(offset, offsetBy: throttle.chunkSize, limitedBy: data.endIndex) ?? data.endIndex
-            try await base.write(data[offset..<end])
+    func write(_ body: SchemeBody) async throws {
+        var offset = 0
+        while offset < body.count {
+            let end = min(offset + throttle.chunkSize, body.count)
+            try await base.write(body.slice(offset..<end))
             try await throttle.clock.sleep(for: throttle.duration(of: end - offset))
             offset = end
         }
     }
 
-    func makeBody<Failure: Error>(
-        count: Int, fill: (UnsafeMutableRawBufferPointer) throws(Failure) -> Int
-    ) throws(Failure) -> Data {
-        try base.makeBody(count: count, fill: fill)
-    }
-
-    func finish() async throws {
-        try await base.finish()
-    }
-
-    func fail(_ error: any Error) async throws {
-        try await base.fail(error)
-    }
 }

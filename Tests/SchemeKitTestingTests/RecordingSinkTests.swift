@@ -8,7 +8,7 @@ struct RecordingSinkTests {
     @Test func aCorrectSequenceHasNoViolations() {
         let sink = RecordingSink()
         sink.receive(SchemeResponse())
-        sink.receive(Data("ab".utf8))
+        sink.receive(SchemeBody(Data("ab".utf8)))
         sink.finish()
         #expect(sink.violations.isEmpty)
         #expect(sink.terminalCount == 1)
@@ -27,7 +27,9 @@ struct RecordingSinkTests {
         let sink = RecordingSink()
         let counting = CountingSink()
         func head() { sink.receive(SchemeResponse()); counting.receive(SchemeResponse()) }
-        func data(_ bytes: Int) { sink.receive(Data(count: bytes)); counting.receive(Data(count: bytes)) }
+        func data(_ bytes: Int) {
+            sink.receive(SchemeBody(Data(count: bytes))); counting.receive(SchemeBody(Data(count: bytes)))
+        }
         func finish() { sink.finish(); counting.finish() }
         switch scenario {
         case "data before head": data(1)
@@ -62,8 +64,8 @@ struct RecordingSinkTests {
     @Test func countingSinkCounts() {
         let sink = CountingSink()
         sink.receive(SchemeResponse())
-        sink.receive(Data(count: 3))
-        sink.receive(Data(count: 4))
+        sink.receive(SchemeBody(Data(count: 3)))
+        sink.receive(SchemeBody(Data(count: 4)))
         sink.fail(InjectedError("x"))
         #expect((sink.heads, sink.bytes, sink.finishes, sink.failures, sink.terminalCount) == (1, 7, 0, 1, 1))
         #expect(sink.violations == 0)

@@ -1,3 +1,4 @@
+import Dispatch
 public import Foundation
 import Synchronization
 
@@ -14,11 +15,20 @@ extension DiskStorage {
     /// - Entry file names are a 128-bit FNV-1a hash of the key (``FNV1a/hash128Hex(_:)``); the
     ///   key is stored in the entry and checked, so a hash collision is a miss, never a wrong value.
     /// - Expiry and last access live in the backend's own index (file dates cannot be set
-    ///   reliably on Linux), persisted as `index.json` in the directory after each change, so
-    ///   they survive restarts; lookups update access order in memory and it reaches the file
-    ///   with the next change or ``flush()``.
-    /// - Thread-safe: the index sits behind a lock; file contents are read and written outside it.
-    ///   Methods do blocking file I/O: call them off the main thread.
+    ///   reliably on Linux), persisted as `index.json` in the directory so they survive restarts.
+    ///   The index file is written *debounced*: a change marks it dirty and a write follows
+    ///   ``indexWriteDelay`` later on the backend's own serial queue, which snapshots the index
+    ///   under the lock and encodes, writes, `fsync`s and renames it outside the lock. Many
+    ///   changes in a burst cost one write. Lookups update access order in memory; it reaches the
+    ///   file with the next write, ``flush()`` or deinitialisation. After a crash the index may
+    ///   lag the entry files by one debounce interval: entries it misses are read back from their
+    ///   verified headers, entries it lists whose files are gone are skipped, so a stale index
+    ///   costs access-order precision, never a wrong or torn value.
+    /// - Thread-safe: the index sits behind a lock that guards memory only; entry files are
+    ///   written and `fsync`ed outside it, and only the `rename` into place (which must be
+    ///   ordered with the index) and `unlink`s of removed files happen under it.
+    ///   Methods do blocking file I/O: call them off the main thread and off Swift's cooperative
+    ///   pool (``ImageCacheHandler`` runs them on a dispatch queue of its own).
     ///
     /// Time comes from `C`, so tests drive expiry with a manual clock instead of sleeping.
     public final class Backend<C: Clock>: Sendable where C.Duration == Duration {
@@ -37,6 +47,10 @@ extension DiskStorage {
             var entries = LRUIndex<String, Entry>()
             var totalSize = 0
             var nextSerial: UInt64 = 1
+            /// The index changed since `index.json` was last written.
+            var indexDirty = false
+            /// A debounced index write is queued.
+            var indexWriteQueued = false
 
             mutating func insert(_ entry: Entry, file: String) {
                 if let old = entries.remove(file) { totalSize -= old.size }
@@ -56,7 +70,12 @@ extension DiskStorage {
         public let config: Config
         let time: CacheTimeSource<C>
         private let directoryPath: String
-        private let state: Mutex<State>
+        private let state: Locked<State>
+        /// Serialises `index.json` writes (debounced ones and ``flush()``), off the caller's thread.
+        private let indexQueue = DispatchQueue(label: "SchemeKit.DiskStorage.index")
+
+        /// How long after a change the index file is written: changes within it share one write.
+        static var indexWriteDelay: DispatchTimeInterval { .milliseconds(50) }
 
         /// Opens (creating when needed) the cache directory and loads its index.
         ///
@@ -82,16 +101,18 @@ extension DiskStorage {
                 throw .cannotCreateDirectory(path, CocoaError(.fileWriteFileExists))
             }
             var initial = Self.load(directory: path, staleTemporaryFileAge: config.staleTemporaryFileAge)
-            self.state = Mutex(State())
+            self.state = Locked(State())
             state.withLock { state in
                 swap(&state, &initial)
                 evictIfNeeded(&state, now: time.now())
-                persistIndex(state)
             }
+            writeIndex(force: true)
         }
 
         deinit {
-            flush()
+            // No other reference exists, so no write can run concurrently: write directly (a
+            // `sync` on the index queue could deadlock when the last reference dies on it).
+            writeIndex(force: true)
         }
 
         // MARK: Verbs
@@ -127,7 +148,7 @@ extension DiskStorage {
             } catch {
                 throw .writeFailed(key, error)
             }
-            try state.withLock { (state: inout State) throws(DiskStorageError) in
+            let schedule = try state.withLock { (state: inout State) throws(DiskStorageError) -> Bool in
                 do {
                     try DiskFileIO.move(temporary, to: path(of: file))
                 } catch {
@@ -140,8 +161,9 @@ extension DiskStorage {
                 state.nextSerial += 1
                 state.insert(entry, file: file)
                 evictIfNeeded(&state, now: now)
-                persistIndex(state)
+                return markIndexDirty(&state)
             }
+            if schedule { scheduleIndexWrite() }
         }
 
         /// The value for `key`, or `nil` when absent, expired, torn or corrupted (the last three
@@ -157,19 +179,21 @@ extension DiskStorage {
         func entry(forKey key: String) -> (data: Data, expiresAt: Date?)? {
             let file = DiskStorage.fileName(forKey: key)
             let now = time.now()
+            var schedule = false
             let lookup = state.withLock { state -> DiskStorage.Lookup in
                 guard let entry = state.entries[file] else { return .probe }
                 guard entry.key == key else { return .miss }
                 if let expiresAt = entry.expiresAt, expiresAt <= now {
                     state.remove(file: file)
                     DiskFileIO.remove(path(of: file))
-                    persistIndex(state)
+                    schedule = markIndexDirty(&state)
                     return .miss
                 }
                 state.entries.touch(file)
                 state.entries.update(file) { $0.accessedAt = now }
                 return .indexed(serial: entry.serial)
             }
+            if schedule { scheduleIndexWrite() }
             let serial: UInt64?
             switch lookup {
             case .miss: return nil
@@ -206,25 +230,27 @@ extension DiskStorage {
         /// Removes the value for `key`, if any.
         public func remove(forKey key: String) {
             let file = DiskStorage.fileName(forKey: key)
-            state.withLock { state in
-                if let entry = state.entries[file], entry.key != key { return }
+            let schedule = state.withLock { state -> Bool in
+                if let entry = state.entries[file], entry.key != key { return false }
                 state.remove(file: file)
                 DiskFileIO.remove(path(of: file))
-                persistIndex(state)
+                return markIndexDirty(&state)
             }
+            if schedule { scheduleIndexWrite() }
         }
 
         /// Removes every entry file in the directory, including entries other processes wrote.
         public func removeAll() {
-            state.withLock { state in
+            let schedule = state.withLock { state -> Bool in
                 state.entries.removeAll()
                 state.totalSize = 0
                 let names = (try? FileManager.default.contentsOfDirectory(atPath: directoryPath)) ?? []
                 for name in names where name.hasSuffix(DiskStorage.entrySuffix) {
                     DiskFileIO.remove(path(of: name))
                 }
-                persistIndex(state)
+                return markIndexDirty(&state)
             }
+            if schedule { scheduleIndexWrite() }
         }
 
         /// Removes every expired entry.
@@ -233,11 +259,12 @@ extension DiskStorage {
         @discardableResult
         public func removeExpired() -> Int {
             let now = time.now()
-            return state.withLock { state in
+            let (removed, schedule) = state.withLock { state -> (Int, Bool) in
                 let removed = removeExpired(&state, now: now)
-                if removed > 0 { persistIndex(state) }
-                return removed
+                return (removed, removed > 0 && markIndexDirty(&state))
             }
+            if schedule { scheduleIndexWrite() }
+            return removed
         }
 
         /// The total size of the entry files, in bytes (expired entries not yet dropped included).
@@ -246,10 +273,10 @@ extension DiskStorage {
         /// The number of entries (expired entries not yet dropped included).
         public var count: Int { state.withLock { $0.entries.count } }
 
-        /// Writes the index now, with the latest access times. Also done on every change and when
-        /// the backend is deinitialised.
+        /// Writes the index now, with the latest access times, and returns when it is on disk.
+        /// Also done (debounced) after every change and when the backend is deinitialised.
         public func flush() {
-            state.withLock { persistIndex($0) }
+            indexQueue.sync { writeIndex(force: true) }
         }
 
         // MARK: Internals
@@ -260,28 +287,30 @@ extension DiskStorage {
         }
 
         private func drop(_ file: String, serial: UInt64?, deleteFile: Bool) {
-            state.withLock { state in
+            let schedule = state.withLock { state -> Bool in
                 let current = state.entries[file]
                 // A newer store replaced the file meanwhile: leave it alone.
-                if let current, current.serial != serial { return }
-                if current == nil, serial != nil { return }
+                if let current, current.serial != serial { return false }
+                if current == nil, serial != nil { return false }
                 state.remove(file: file)
                 if deleteFile { DiskFileIO.remove(path(of: file)) }
-                persistIndex(state)
+                return markIndexDirty(&state)
             }
+            if schedule { scheduleIndexWrite() }
         }
 
         private func adopt(_ header: DiskEntryHeader, file: String, now: Date) {
-            state.withLock { state in
-                guard state.entries[file] == nil else { return }
+            let schedule = state.withLock { state -> Bool in
+                guard state.entries[file] == nil else { return false }
                 let entry = Entry(
                     key: header.key, size: header.fileSize, expiresAt: header.expiresAt, accessedAt: now,
                     serial: state.nextSerial)
                 state.nextSerial += 1
                 state.insert(entry, file: file)
                 evictIfNeeded(&state, now: now)
-                persistIndex(state)
+                return markIndexDirty(&state)
             }
+            if schedule { scheduleIndexWrite() }
         }
 
         private func removeExpired(_ state: inout State, now: Date) -> Int {
@@ -305,11 +334,36 @@ extension DiskStorage {
             }
         }
 
-        /// Writes `index.json` atomically. Failures are ignored: the index is a hint that the
-        /// entry headers can rebuild.
-        private func persistIndex(_ state: State) {
+        /// Marks the index changed; returns whether the caller must queue a write (after leaving
+        /// the lock) because none is queued yet.
+        private func markIndexDirty(_ state: inout State) -> Bool {
+            state.indexDirty = true
+            guard !state.indexWriteQueued else { return false }
+            state.indexWriteQueued = true
+            return true
+        }
+
+        /// Queues the debounced index write.
+        private func scheduleIndexWrite() {
+            indexQueue.asyncAfter(deadline: .now() + Self.indexWriteDelay) { [weak self] in
+                self?.writeIndex(force: false)
+            }
+        }
+
+        /// Writes `index.json` atomically when it changed (or always, with `force`): a snapshot
+        /// under the lock, then encoding, `fsync` and rename outside it. Runs on the index queue
+        /// (or in `init`/`deinit`, when nothing else can). Failures are ignored: the index is a
+        /// hint that the entry headers can rebuild.
+        private func writeIndex(force: Bool) {
+            let snapshot = state.withLock { state -> [(key: String, value: Entry)]? in
+                state.indexWriteQueued = false
+                guard state.indexDirty || force else { return nil }
+                state.indexDirty = false
+                return state.entries.entriesOldestFirst
+            }
+            guard let snapshot else { return }
             let index = DiskIndexFile(
-                entries: state.entries.entriesOldestFirst.map { file, entry in
+                entries: snapshot.map { file, entry in
                     DiskIndexFile.Entry(
                         file: file,
                         key: entry.key,

@@ -1,3 +1,4 @@
+import Dispatch
 public import Foundation
 
 /// Images by URL, in memory and on disk: the cache an app's native image loader fills and
@@ -32,6 +33,10 @@ public final class ImageCache<C: Clock>: Sendable where C.Duration == Duration {
     /// not be opened).
     public let disk: DiskStorage.Backend<C>?
     private let onWarning: (@Sendable (String) -> Void)?
+    /// Where ``ImageCacheHandler`` runs the disk tier's blocking reads, writes and `fsync`s:
+    /// dispatch's threads, never Swift's cooperative pool (a pool thread blocked on the disk is
+    /// one fewer for every other task of the process).
+    let ioQueue = DispatchQueue(label: "SchemeKit.ImageCache.io", attributes: .concurrent)
 
     /// Creates a cache.
     ///
@@ -105,6 +110,18 @@ public final class ImageCache<C: Clock>: Sendable where C.Duration == Duration {
         let expiry = [memoryExpiry, expiresAt].compactMap { $0 }.min()
         memory.store(image, forKey: key.rawValue, expiration: expiry.map(CacheExpiration.date) ?? .never)
         return ImageCacheHit(data: image.data, mimeType: image.mimeType, tier: .disk)
+    }
+
+    /// The image for `key` from the memory tier only (no file I/O).
+    func memoryHit(forKey key: ImageCacheKey) -> ImageCacheHit? {
+        memory.value(forKey: key.rawValue).map { ImageCacheHit(data: $0.data, mimeType: $0.mimeType, tier: .memory) }
+    }
+
+    /// Runs `work` on ``ioQueue`` and awaits its result: blocking disk work off the cooperative pool.
+    func onIOQueue<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            ioQueue.async { continuation.resume(returning: work()) }
+        }
     }
 
     /// The image for `url`'s key; see ``get(forKey:)``.

@@ -24,6 +24,8 @@ import HTTPTypes
 /// - Miss without an upstream (or one that does not support the method): passes.
 /// - A stop while the upstream writes stores nothing; this handler writes nothing after it.
 /// - The disk tier failing never fails the request (see ``ImageCache``).
+/// - Disk reads and writes (with their `fsync`) run on the cache's own dispatch queue, never on
+///   Swift's cooperative pool; a memory hit is answered without leaving the handler's task.
 public struct ImageCacheHandler<C: Clock>: SchemeHandler where C.Duration == Duration {
     /// The cache answering requests and receiving what the upstream returns.
     public let cache: ImageCache<C>
@@ -64,7 +66,17 @@ public struct ImageCacheHandler<C: Clock>: SchemeHandler where C.Duration == Dur
             return .passed
         }
         let key = ImageCacheKey(request: request)
-        if let hit = cache.get(forKey: key) {
+        let cache = self.cache
+        // A memory hit costs no I/O; the disk tier's read runs on the cache's I/O queue.
+        let found: ImageCacheHit?
+        if let hit = cache.memoryHit(forKey: key) {
+            found = hit
+        } else if cache.disk != nil {
+            found = await cache.onIOQueue { cache.get(forKey: key) }
+        } else {
+            found = nil
+        }
+        if let hit = found {
             let head = SchemeResponse(status: .ok, mimeType: hit.mimeType, expectedContentLength: Int64(hit.data.count))
             try await writer.writeHead(head)
             if request.method == .get, !hit.data.isEmpty { try await writer.write(hit.data) }
@@ -75,7 +87,11 @@ public struct ImageCacheHandler<C: Clock>: SchemeHandler where C.Duration == Dur
         let tee = ImageCacheTeeWriter(base: writer, limit: request.method == .get ? maximumStoredSize : -1)
         let outcome = try await upstream.handle(request, writer: tee)
         if outcome == .handled, !Task.isCancelled, let image = tee.completedImage {
-            cache.put(image.data, mimeType: image.mimeType, forKey: key, expiration: expiration)
+            let expiration = self.expiration
+            // The disk write and its fsync run on the cache's I/O queue, not the cooperative pool.
+            await cache.onIOQueue {
+                cache.put(image.data, mimeType: image.mimeType, forKey: key, expiration: expiration)
+            }
         }
         return outcome
     }

@@ -10,7 +10,7 @@ import Synchronization
 /// The copy is dropped as soon as the response turns out not to be storable (not 200, not
 /// `image/*`, `Cache-Control: no-store`, or larger than the limit), so an unstorable stream
 /// costs no memory.
-final class ImageCacheTeeWriter<Base: SchemeResponseWriter>: SchemeResponseWriter {
+final class ImageCacheTeeWriter<Base: SchemeResponseWriter>: SchemeForwardingWriter {
     struct State {
         var collecting = false
         var body = Data()
@@ -20,9 +20,9 @@ final class ImageCacheTeeWriter<Base: SchemeResponseWriter>: SchemeResponseWrite
         var aborted = false
     }
 
-    private let base: Base
+    let base: Base
     private let limit: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// - Parameters:
     ///   - base: The real writer.
@@ -50,28 +50,22 @@ final class ImageCacheTeeWriter<Base: SchemeResponseWriter>: SchemeResponseWrite
         }
     }
 
-    func write(_ data: Data) async throws {
+    func write(_ body: SchemeBody) async throws {
         do {
-            try await base.write(data)
+            try await base.write(body)
         } catch {
             state.withLock { $0.aborted = true }
             throw error
         }
         state.withLock { state in
             guard state.collecting else { return }
-            if state.body.count + data.count > limit {
+            if state.body.count + body.count > limit {
                 state.collecting = false
                 state.body = Data()
             } else {
-                state.body.append(data)
+                body.withUnsafeBytes { state.body.append(contentsOf: $0) }
             }
         }
-    }
-
-    func makeBody<Failure: Error>(
-        count: Int, fill: (UnsafeMutableRawBufferPointer) throws(Failure) -> Int
-    ) throws(Failure) -> Data {
-        try base.makeBody(count: count, fill: fill)
     }
 
     func finish() async throws {

@@ -1,7 +1,7 @@
 /// Values by key in least-recently-used order, with O(1) lookup, touch, insert and removal.
 ///
 /// A doubly linked list threaded through a dictionary: each node names its older and newer
-/// neighbour by key. A plain value type with no locking; the storages keep it behind a `Mutex`.
+/// neighbour by key. A plain value type with no locking; the storages keep it behind a `Locked`.
 struct LRUIndex<Key: Hashable, Value> {
     fileprivate struct Node {
         var value: Value

@@ -28,7 +28,7 @@ extension MemoryStorage {
         /// The limits this backend enforces.
         public let config: Config
         let time: CacheTimeSource<C>
-        private let state = Mutex(State())
+        private let state = Locked(State())
 
         /// Creates an empty memory tier.
         ///

@@ -66,7 +66,8 @@ struct DirectoryListing {
 
     /// Re-encodes a decoded request path component by component.
     static func encodeURLPath(_ path: String) -> String {
-        path.split(separator: "/", omittingEmptySubsequences: false).map { encodeComponent(String($0)) }
+        path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+            .map { encodeComponent(String(decoding: $0, as: UTF8.self)) }
             .joined(separator: "/")
     }
 }
@@ -80,7 +81,7 @@ extension LocalFileHandler {
             try await refuse(.forbidden, request: request, writer: writer)
             return
         }
-        if configuration.hiddenFiles == .deny { entries.removeAll { $0.name.hasPrefix(".") } }
+        if configuration.hiddenFiles == .deny { entries.removeAll { $0.name.utf8.first == UInt8(ascii: ".") } }
         let page = DirectoryListing(requestPath: path.decodedPath, entries: entries).html
         let body = Data(page.utf8)
         var head = SchemeResponse(

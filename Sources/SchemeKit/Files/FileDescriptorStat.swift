@@ -49,6 +49,20 @@ struct FileDescriptorStat: Sendable {
         inode = UInt64(truncatingIfNeeded: info.st_ino)
     }
 
+    /// Whether a fresh `fstat` of the descriptor still reports the same identity, size and
+    /// modification time (the file was not written to meanwhile).
+    func isUnchanged() -> Bool {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return false }
+        #if canImport(Darwin)
+            let nanoseconds = Int64(info.st_mtimespec.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtimespec.tv_nsec)
+        #else
+            let nanoseconds = Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec)
+        #endif
+        return Int64(info.st_size) == size && nanoseconds == modifiedNanoseconds
+            && UInt64(truncatingIfNeeded: info.st_ino) == inode && UInt64(truncatingIfNeeded: info.st_dev) == device
+    }
+
     func close() {
         POSIX.close(fd)
     }

@@ -18,7 +18,7 @@ final class FileReadProbe: Sendable {
         var bytes: Int64 = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init() {}
 

@@ -1,3 +1,13 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Finds and opens the file for a ``SafeRelativePath`` under a root directory without ever
 /// following a path outside it.
 ///
@@ -12,11 +22,16 @@
 /// result lies inside the root's real path (`/srv/root-old` is not inside `/srv/root`), and then
 /// walks the *resolved* components again from the root descriptor with `O_NOFOLLOW`. A symlink
 /// swapped in between (a TOCTOU race) makes that second walk fail, and the request is refused.
+///
+/// ## Variants
+/// A caller may name file-name suffixes (`.br`, `.gz`) to prefer: when the walk ends on a regular
+/// file, each `name + suffix` is tried in the directory the file was found in, with the same
+/// `openat(…, O_NOFOLLOW)`, and the first regular file wins. The path is still walked once.
 struct FileResolver: Sendable {
     enum Resolution {
         /// A regular file, open, with the name that decides its MIME type (the index file's
-        /// name for a directory).
-        case file(FileDescriptorStat, name: String)
+        /// name for a directory), and the index of the variant suffix opened in its place, if any.
+        case file(FileDescriptorStat, name: String, variant: Int?)
         /// A directory without an index file, open.
         case directory(FileDescriptorStat)
         case notFound
@@ -24,7 +39,8 @@ struct FileResolver: Sendable {
     }
 
     private enum Walk {
-        case opened(FileDescriptorStat)
+        /// What the walk opened, and which variant suffix (if any) it opened in place of the name.
+        case opened(FileDescriptorStat, variant: Int?)
         case notFound
         case forbidden
         case symlink
@@ -33,29 +49,44 @@ struct FileResolver: Sendable {
     let symlinkPolicy: LocalFileHandler.SymlinkPolicy
     let indexFileName: String?
 
-    /// Opens `components` under `rootPath`. The caller closes the descriptor it gets.
-    func resolve(rootPath: String, components: [String]) -> Resolution {
+    /// Opens `components` under `rootPath`, preferring `name + variants[i]` siblings of a regular
+    /// file (see the type's documentation). The caller closes the descriptor it gets.
+    func resolve(rootPath: String, components: [String], variants: [String] = []) -> Resolution {
+        // Fast path for a regular file right under the root: one `open` of `root/name` with
+        // `O_NOFOLLOW` is the same walk (the root itself is trusted configuration, followed as
+        // `openDirectory` follows it). Anything else (a link, a directory, an error) takes the
+        // full walk below, which decides.
+        if components.count == 1, variants.isEmpty,
+            case .success(let fd) = POSIX.openPath(rootPath + "/" + components[0], flags: POSIX.fileFlags),
+            let file = FileDescriptorStat(adopting: fd)
+        {
+            if file.kind == .regular { return .file(file, name: components[0], variant: nil) }
+            file.close()
+        }
         guard case .success(let root) = POSIX.openDirectory(rootPath) else { return .notFound }
         defer { POSIX.close(root) }
         let opened: FileDescriptorStat
-        switch walkOrFollow(root: root, rootPath: rootPath, components: components) {
-        case .opened(let file): opened = file
+        let openedVariant: Int?
+        switch walkOrFollow(root: root, rootPath: rootPath, components: components, variants: variants) {
+        case .opened(let file, let variant):
+            opened = file
+            openedVariant = variant
         case .notFound, .symlink: return .notFound
         case .forbidden: return .forbidden
         }
         switch opened.kind {
         case .regular:
-            return .file(opened, name: components.last ?? "")
+            return .file(opened, name: components.last ?? "", variant: openedVariant)
         case .other:
             opened.close()
             return .forbidden
         case .directory:
             guard let indexFileName else { return .directory(opened) }
-            switch walk(from: opened.fd, [indexFileName]) {
-            case .opened(let index) where index.kind == .regular:
+            switch walk(from: opened.fd, [indexFileName], variants: variants) {
+            case .opened(let index, let variant) where index.kind == .regular:
                 opened.close()
-                return .file(index, name: indexFileName)
-            case .opened(let other):
+                return .file(index, name: indexFileName, variant: variant)
+            case .opened(let other, _):
                 other.close()
                 return .directory(opened)
             case .notFound:
@@ -65,9 +96,12 @@ struct FileResolver: Sendable {
                 return .forbidden
             case .symlink:
                 opened.close()
-                switch followSymlinks(root: root, rootPath: rootPath, components: components + [indexFileName]) {
-                case .opened(let index) where index.kind == .regular: return .file(index, name: indexFileName)
-                case .opened(let other):
+                switch followSymlinks(
+                    root: root, rootPath: rootPath, components: components + [indexFileName], variants: variants)
+                {
+                case .opened(let index, let variant) where index.kind == .regular:
+                    return .file(index, name: indexFileName, variant: variant)
+                case .opened(let other, _):
                     other.close()
                     return .forbidden
                 case .notFound: return .notFound
@@ -77,37 +111,53 @@ struct FileResolver: Sendable {
         }
     }
 
-    private func walkOrFollow(root: Int32, rootPath: String, components: [String]) -> Walk {
-        let walked = walk(from: root, components)
+    private func walkOrFollow(root: Int32, rootPath: String, components: [String], variants: [String]) -> Walk {
+        let walked = walk(from: root, components, variants: variants)
         guard case .symlink = walked else { return walked }
-        return followSymlinks(root: root, rootPath: rootPath, components: components)
+        return followSymlinks(root: root, rootPath: rootPath, components: components, variants: variants)
     }
 
-    /// `openat` component by component with `O_NOFOLLOW`.
-    private func walk(from base: Int32, _ components: some Collection<String>) -> Walk {
+    /// `openat` component by component with `O_NOFOLLOW`; at the end, a variant of a regular file.
+    private func walk(from base: Int32, _ components: some Collection<String>, variants: [String]) -> Walk {
         if components.isEmpty {
-            return open(base, ".", flags: POSIX.directoryFlags, closing: nil)
+            return open(base, ".", flags: POSIX.directoryFlags)
         }
         var directory = base
+        defer { if directory != base { POSIX.close(directory) } }
         var remaining = components.count
         for name in components {
             remaining -= 1
             let flags = remaining == 0 ? POSIX.fileFlags : POSIX.directoryFlags
-            let result = open(directory, name, flags: flags, closing: directory == base ? nil : directory)
-            guard case .opened(let opened) = result else { return result }
-            if remaining == 0 { return result }
+            let result = open(directory, name, flags: flags)
+            guard case .opened(let opened, _) = result else { return result }
+            if remaining == 0 {
+                guard !variants.isEmpty, opened.kind == .regular,
+                    let variant = openVariant(of: name, in: directory, variants)
+                else { return result }
+                opened.close()
+                return variant
+            }
+            if directory != base { POSIX.close(directory) }
             directory = opened.fd
         }
         return .notFound  // Unreachable: the loop returns on the last component.
     }
 
-    private func open(_ directory: Int32, _ name: String, flags: Int32, closing: Int32?) -> Walk {
-        let result = POSIX.openAt(directory, name, flags: flags)
-        defer { if let closing { POSIX.close(closing) } }
-        switch result {
+    /// The first of `name + suffix` in `directory` that is a regular file (never through a link).
+    private func openVariant(of name: String, in directory: Int32, _ suffixes: [String]) -> Walk? {
+        for (index, suffix) in suffixes.enumerated() {
+            guard case .opened(let file, _) = open(directory, name + suffix, flags: POSIX.fileFlags) else { continue }
+            if file.kind == .regular { return .opened(file, variant: index) }
+            file.close()
+        }
+        return nil
+    }
+
+    private func open(_ directory: Int32, _ name: String, flags: Int32) -> Walk {
+        switch POSIX.openAt(directory, name, flags: flags) {
         case .success(let fd):
             guard let opened = FileDescriptorStat(adopting: fd) else { return .forbidden }
-            return .opened(opened)
+            return .opened(opened, variant: nil)
         case .failure(let error):
             switch error.code {
             case POSIX.notFound: return .notFound
@@ -119,26 +169,68 @@ struct FileResolver: Sendable {
         }
     }
 
+    /// Opens the directory `components` name under `rootPath`, walking with `openat(…,
+    /// O_NOFOLLOW | O_DIRECTORY)` so no symbolic link below the root is followed; with
+    /// `creating`, a missing directory is made (`mkdirat`, mode 0755) on the way. The caller
+    /// closes the descriptor. For writers (network write-through) that must stay inside a root.
+    static func openDirectory(
+        rootPath: String, components: some Collection<String>, creating: Bool
+    ) -> Result<Int32, POSIX.Errno> {
+        var directory: Int32
+        switch POSIX.openDirectory(rootPath) {
+        case .success(let fd): directory = fd
+        case .failure(let error):
+            guard creating, error.code == POSIX.notFound,
+                (try? FileManager.default.createDirectory(atPath: rootPath, withIntermediateDirectories: true)) != nil
+            else { return .failure(error) }
+            switch POSIX.openDirectory(rootPath) {
+            case .success(let fd): directory = fd
+            case .failure(let error): return .failure(error)
+            }
+        }
+        for name in components {
+            var next = POSIX.openAt(directory, name, flags: POSIX.directoryFlags)
+            if case .failure(let error) = next, error.code == POSIX.notFound, creating {
+                if mkdirat(directory, name, 0o755) != 0, errno != EEXIST {
+                    let code = errno
+                    POSIX.close(directory)
+                    return .failure(POSIX.Errno(code))
+                }
+                next = POSIX.openAt(directory, name, flags: POSIX.directoryFlags)
+            }
+            POSIX.close(directory)
+            switch next {
+            case .success(let fd): directory = fd
+            case .failure(let error): return .failure(error)
+            }
+        }
+        return .success(directory)
+    }
+
     /// The slow path for paths through symlinks; see the type's documentation.
-    private func followSymlinks(root: Int32, rootPath: String, components: [String]) -> Walk {
+    private func followSymlinks(root: Int32, rootPath: String, components: [String], variants: [String]) -> Walk {
         guard symlinkPolicy == .followWithinRoot,
             let realRoot = POSIX.realPath(rootPath),
             let target = POSIX.realPath(rootPath + "/" + components.joined(separator: "/"))
         else { return .forbidden }
-        let relative: Substring
+        // Byte-wise: a `/` followed by a combining mark is one `Character`, which `Character`
+        // operations would neither drop nor split on.
+        let targetBytes = Array(target.utf8)
+        let rootBytes = Array(realRoot.utf8)
+        let relative: ArraySlice<UInt8>
         if realRoot == "/" {
-            relative = target.dropFirst()
-        } else if target == realRoot {
-            relative = ""
-        } else if target.utf8.starts(with: realRoot.utf8),
-            target.utf8.dropFirst(realRoot.utf8.count).first == UInt8(ascii: "/")
+            relative = targetBytes.dropFirst()
+        } else if targetBytes == rootBytes {
+            relative = []
+        } else if targetBytes.starts(with: rootBytes), targetBytes.count > rootBytes.count,
+            targetBytes[rootBytes.count] == UInt8(ascii: "/")
         {
-            relative = target[target.utf8.index(target.utf8.startIndex, offsetBy: realRoot.utf8.count + 1)...]
+            relative = targetBytes[(rootBytes.count + 1)...]
         } else {
             return .forbidden
         }
-        let resolved = relative.split(separator: "/").map(String.init)
-        let walked = walk(from: root, resolved)
+        let resolved = relative.split(separator: UInt8(ascii: "/")).map { String(decoding: $0, as: UTF8.self) }
+        let walked = walk(from: root, resolved, variants: variants)
         if case .symlink = walked { return .forbidden }
         return walked
     }

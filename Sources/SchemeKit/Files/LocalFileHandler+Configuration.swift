@@ -38,6 +38,18 @@ extension LocalFileHandler {
         case allow
     }
 
+    /// What a request does when the root directory is unavailable: missing, not a directory, not
+    /// readable, or a ``Root/dynamic(_:)`` provider that throws.
+    public enum UnavailableRootPolicy: Sendable, Hashable {
+        /// Fail the task: with ``LocalFileHandlerError/rootUnavailable(errno:)``, or with the
+        /// provider's own error. The default: a wrong root is a configuration mistake and must not
+        /// look like a missing file.
+        case fail
+        /// Pass the request to the next handler, as for a missing file. For roots that may
+        /// legitimately not exist yet, such as a package store before its first install.
+        case pass
+    }
+
     /// Where reads happen.
     public enum ReadMode: Sendable {
         /// `pread` on the calling task's thread, one bounded chunk at a time, yielding between
@@ -47,6 +59,59 @@ extension LocalFileHandler {
         /// `pread` on `queue` (one hop per chunk), for slow or network file systems where a read
         /// may block for long; the cooperative thread is free meanwhile.
         case dispatch(DispatchQueue)
+    }
+
+    /// Limits of the in-memory body cache (``Configuration/bodyCache``).
+    ///
+    /// The cache keeps whole bodies of small files, keyed by what `fstat` says about the open file
+    /// (device, inode, size, modification time in nanoseconds): a file changed on disk gets a new
+    /// key at once, so a hit never serves stale bytes and needs no validation of its own. Lookups
+    /// happen after the file is opened and after preconditions are evaluated, so `If-Match`,
+    /// `If-None-Match`, ranges and HEAD behave exactly as without the cache; only the `pread` is
+    /// saved. Entries are evicted least recently used first (``MemoryStorage``) and never expire
+    /// otherwise (an entry for an old version of a file is simply never looked up again).
+    public struct BodyCache: Sendable, Hashable {
+        /// The largest file kept, in bytes. Default: 64 KiB.
+        public var maxFileSize: Int
+        /// The most bytes kept in all. Default: 32 MiB.
+        public var totalCostLimit: Int
+        /// The most files kept. Default: 4096.
+        public var countLimit: Int
+
+        /// Creates cache limits; see each property for its default.
+        ///
+        /// - Precondition: every limit is positive.
+        public init(maxFileSize: Int = 64 << 10, totalCostLimit: Int = 32 << 20, countLimit: Int = 4096) {
+            precondition(maxFileSize > 0 && totalCostLimit > 0 && countLimit > 0, "body cache limits must be positive")
+            self.maxFileSize = maxFileSize
+            self.totalCostLimit = totalCostLimit
+            self.countLimit = countLimit
+        }
+    }
+
+    /// A precompressed sibling a ``LocalFileHandler`` may serve in place of a file: `name.br` for
+    /// `name` with `Content-Encoding: br`, for instance (``Configuration/precompressed``).
+    ///
+    /// An open set, like `HTTPRequest.Method`: use ``brotli`` and ``gzip``, or make your own.
+    public struct PrecompressedEncoding: Sendable, Hashable {
+        /// The content coding, as in `Accept-Encoding` and `Content-Encoding` (lowercase).
+        public var contentCoding: String
+        /// What is appended to the file name to find the sibling, such as `.br`.
+        public var fileSuffix: String
+
+        /// Creates an encoding.
+        ///
+        /// - Precondition: `fileSuffix` is not empty and contains no `/`.
+        public init(contentCoding: String, fileSuffix: String) {
+            precondition(!fileSuffix.isEmpty && !fileSuffix.contains("/"), "fileSuffix must be a plain name suffix")
+            self.contentCoding = contentCoding.lowercased()
+            self.fileSuffix = fileSuffix
+        }
+
+        /// Brotli: `name.br`, `Content-Encoding: br` ([RFC 7932](https://www.rfc-editor.org/rfc/rfc7932)).
+        public static let brotli = PrecompressedEncoding(contentCoding: "br", fileSuffix: ".br")
+        /// gzip: `name.gz`, `Content-Encoding: gzip` ([RFC 9110 §8.4.1.3](https://www.rfc-editor.org/rfc/rfc9110#section-8.4.1.3)).
+        public static let gzip = PrecompressedEncoding(contentCoding: "gzip", fileSuffix: ".gz")
     }
 
     /// How a ``LocalFileHandler`` maps requests to files and answers them. Every property has a
@@ -82,9 +147,28 @@ extension LocalFileHandler {
         public var directoryListing: Bool
         /// Where reads happen. Default: ``ReadMode/inline``.
         public var readMode: ReadMode
+        /// What a request does when the root is unavailable. Default: ``UnavailableRootPolicy/fail``.
+        public var unavailableRoot: UnavailableRootPolicy
         /// Limits against range amplification. Default: ``RangeRequest/Limits/init(maxRanges:allowsOverlappingRanges:)``
         /// with its defaults (16 ranges, no overlap).
         public var rangeLimits: RangeRequest.Limits
+        /// Keep the bodies of small files in memory, or `nil` for no cache. Default: `nil`.
+        ///
+        /// Off by default because a page cache already makes a small `pread` cost microseconds, a
+        /// web view keeps its own memory cache, and a library should not hold megabytes nobody
+        /// asked for. Turn it on for a server answering many requests per second (`schemeserve`
+        /// does). See ``BodyCache``.
+        public var bodyCache: BodyCache?
+        /// Precompressed siblings to serve in place of a file, in order of preference, when the
+        /// request accepts their coding and has no `Range`. Default: none.
+        ///
+        /// The sibling is looked up in the directory the file was found in, by the same resolver
+        /// (opened with `O_NOFOLLOW`; a sibling that is a symbolic link is ignored), and only next
+        /// to an existing file. Its response keeps the file's `Content-Type`, adds
+        /// `Content-Encoding` and `Vary: Accept-Encoding`, and carries the sibling's own
+        /// validators: `ETag` `"<size>-<mtime>-<coding>"`, distinct per encoding, and its
+        /// `Last-Modified`. Preconditions are evaluated against them.
+        public var precompressed: [PrecompressedEncoding]
 
         /// Creates a configuration; see each property for its default.
         public init(
@@ -98,7 +182,10 @@ extension LocalFileHandler {
             chunkSize: Int = 64 * 1024,
             directoryListing: Bool = false,
             readMode: ReadMode = .inline,
-            rangeLimits: RangeRequest.Limits = RangeRequest.Limits()
+            rangeLimits: RangeRequest.Limits = RangeRequest.Limits(),
+            unavailableRoot: UnavailableRootPolicy = .fail,
+            bodyCache: BodyCache? = nil,
+            precompressed: [PrecompressedEncoding] = []
         ) {
             precondition(chunkSize > 0, "chunkSize must be positive")
             self.root = root
@@ -112,6 +199,9 @@ extension LocalFileHandler {
             self.directoryListing = directoryListing
             self.readMode = readMode
             self.rangeLimits = rangeLimits
+            self.unavailableRoot = unavailableRoot
+            self.bodyCache = bodyCache
+            self.precompressed = precompressed
         }
     }
 }

@@ -6,16 +6,24 @@ extension LocalFileHandler {
     static let sniffLength = 1445
 
     /// Answers GET or HEAD for an open regular file: validators, preconditions, ranges, body.
-    func serve(_ file: FileDescriptorStat, name: String, request: SchemeRequest, writer: some SchemeResponseWriter)
-        async throws
-    {
+    ///
+    /// `encoding` is set when `file` is a precompressed sibling of `name`.
+    func serve(
+        _ file: FileDescriptorStat, name: String, encoding: PrecompressedEncoding? = nil, request: SchemeRequest,
+        writer: some SchemeResponseWriter
+    ) async throws {
         let size = file.size
-        let entityTag = EntityTag(
-            opaqueTag: String(UInt64(size), radix: 16) + "-"
-                + String(UInt64(bitPattern: file.modifiedNanoseconds), radix: 16))
+        var opaqueTag =
+            String(UInt64(size), radix: 16) + "-" + String(UInt64(bitPattern: file.modifiedNanoseconds), radix: 16)
+        if let encoding { opaqueTag += "-" + encoding.contentCoding }
+        let entityTag = EntityTag(opaqueTag: opaqueTag)
         var fields = HTTPFields()
-        fields.reserveCapacity(8)
+        fields.reserveCapacity(10)
         fields[.eTag] = entityTag.headerValue
+        if let encoding {
+            fields[.contentEncoding] = encoding.contentCoding
+            fields[.vary] = "Accept-Encoding"
+        }
         fields[.lastModified] = HTTPDate.format(secondsSince1970: file.modifiedSeconds)
         if let cacheControl = configuration.cacheControl { fields[.cacheControl] = cacheControl }
 
@@ -47,18 +55,28 @@ extension LocalFileHandler {
             return
         }
 
-        // Small files: one read serves both sniffing and the body.
-        let needsSniffing = detector.mimeType(forExtension: Self.pathExtension(of: name)) == nil
-        let isSmall = size <= Int64(configuration.chunkSize)
-        var whole: Data?
-        var leading: Data?
-        if size > 0, isSmall, needsSniffing || request.method == .get {
-            whole = try await read(file, offset: 0, count: Int(size), into: writer)
+        // Small files: one read (or a cache hit) serves both sniffing and the body. A compressed
+        // sibling is never sniffed: its type is its original's.
+        let needsSniffing = encoding == nil && detector.mimeType(forExtension: Self.pathExtension(of: name)) == nil
+        let cache = bodyCache.flatMap { $0.admits(file) ? $0 : nil }
+        let readsWhole = size <= Int64(configuration.chunkSize) || cache != nil
+        var whole: SchemeBody?
+        var leading: SchemeBody?
+        if size > 0, readsWhole, needsSniffing || request.method == .get {
+            if let cached = cache?.body(of: file) {
+                whole = SchemeBody(cached)
+            } else {
+                let data = try await read(file, offset: 0, count: Int(size), into: writer)
+                // Kept only when the file did not change while it was read, as a copy of its own:
+                // the read went into the engine's memory, which the cache must not pin.
+                if let cache, file.isUnchanged() { cache.store(data.data, of: file) }
+                whole = data
+            }
             leading = whole
         } else if size > 0, needsSniffing {
             leading = try await read(file, offset: 0, count: Int(min(size, Int64(Self.sniffLength))), into: writer)
         }
-        let sniffed = leading.map { $0.count > Self.sniffLength ? $0.prefix(Self.sniffLength) : $0 }
+        let sniffed = leading.map { $0.prefix(Self.sniffLength).data }
         let (mimeType, charset) = detector.contentType(
             forPath: name, leadingBytes: needsSniffing ? sniffed ?? Data() : nil)
 
@@ -100,7 +118,7 @@ extension LocalFileHandler {
     /// Writes `range` of the file: from `whole` when the file is already in memory, else streamed
     /// in chunks of ``Configuration/chunkSize``, checking for cancellation before each read.
     private func writeBody(
-        _ file: FileDescriptorStat, range: ByteRange, whole: Data?, writer: some SchemeResponseWriter
+        _ file: FileDescriptorStat, range: ByteRange, whole: SchemeBody?, writer: some SchemeResponseWriter
     )
         async throws
     {
@@ -108,7 +126,7 @@ extension LocalFileHandler {
             if range.first == 0, range.count == Int64(whole.count) {
                 try await writer.write(whole)
             } else {
-                try await writer.write(whole.subdata(in: Int(range.first)..<Int(range.last + 1)))
+                try await writer.write(whole.slice(Int(range.first)..<Int(range.last + 1)))
             }
             return
         }
@@ -134,19 +152,19 @@ extension LocalFileHandler {
     ///
     /// - Throws: ``LocalFileHandlerError`` on an I/O error or when the file ends early.
     func read(_ file: FileDescriptorStat, offset: Int64, count: Int, into writer: some SchemeResponseWriter)
-        async throws -> Data
+        async throws -> SchemeBody
     {
         FileReadProbe.current?.read(bytes: count)
         let fd = file.fd
-        @Sendable func readBody() -> Result<Data, POSIX.Errno> {
-            guard count > 0 else { return .success(Data()) }
-            return Result { () throws(POSIX.Errno) -> Data in
+        @Sendable func readBody() -> Result<SchemeBody, POSIX.Errno> {
+            guard count > 0 else { return .success(.empty) }
+            return Result { () throws(POSIX.Errno) -> SchemeBody in
                 try writer.makeBody(count: count) { (buffer) throws(POSIX.Errno) -> Int in
                     try POSIX.readFully(fd, into: buffer.baseAddress!, count: count, offset: offset).get()
                 }
             }
         }
-        let result: Result<Data, POSIX.Errno>
+        let result: Result<SchemeBody, POSIX.Errno>
         switch configuration.readMode {
         case .inline:
             result = readBody()

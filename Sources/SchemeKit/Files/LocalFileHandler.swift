@@ -23,11 +23,24 @@ import HTTPTypes
 /// | no satisfiable range | 416 with `Content-Range: bytes */size` |
 /// | malformed `Range`, or `If-Range` mismatch | 200 with the whole file |
 /// | nothing at the path (nor the SPA fallback) | ``SchemeHandlerOutcome/passed``, so a chain can try the network |
+/// | the root itself is missing or not a directory | the task fails with ``LocalFileHandlerError/rootUnavailable(errno:)`` (see ``Configuration/unavailableRoot``) |
 /// | unsafe path (see ``SafeRelativePath``), symlink leaving the root, special file | 403 `Forbidden`, answered directly |
 /// | hidden file with ``HiddenFilePolicy/deny`` | 404 `Not Found`, answered directly |
 ///
 /// Refusals are never passed on: a traversal attempt must not reach the network. Their bodies are
 /// one word and never contain a filesystem path.
+///
+/// ## A wrong root fails, it never passes
+/// The root is checked when a request finds nothing, not when the handler is created: a
+/// ``Root/dynamic(_:)`` root (a package store's active version) may legitimately not exist yet,
+/// and a fixed directory may be created after the handler (or deleted while it serves). A request
+/// that finds nothing because the root is missing, is not a directory or cannot be opened fails
+/// with ``LocalFileHandlerError/rootUnavailable(errno:)`` instead of passing, so a typo in the
+/// root shows up on the first request rather than as every file silently coming from the next
+/// handler (the network). Requests that find their file pay nothing for the check. To fail even
+/// earlier, call ``checkRoot()`` at startup; to let requests pass while a root does not exist
+/// yet (an app that falls back to the network until its first package is installed), set
+/// ``Configuration/unavailableRoot`` to ``UnavailableRootPolicy/pass``.
 ///
 /// ## Validators
 /// The `ETag` is **strong**: `"<size hex>-<mtime ns hex>"`. Any write through the file system
@@ -40,6 +53,12 @@ import HTTPTypes
 /// component by component with `openat(…, O_NOFOLLOW)` below a descriptor of the root, so nothing
 /// outside the root is ever opened (see ``SymlinkPolicy`` for links).
 ///
+/// ## Precompressed siblings and the body cache
+/// With ``Configuration/precompressed``, a request that accepts `br` or `gzip` gets `name.br` or
+/// `name.gz` when it exists next to `name` (found by the same walk, never by a second decoder).
+/// With ``Configuration/bodyCache``, small files' bytes are kept in memory keyed by the open
+/// file's `fstat`, after preconditions: a hit only saves the read.
+///
 /// ## Streaming
 /// Files up to ``Configuration/chunkSize`` are read with one `pread` and written in one write.
 /// Larger bodies stream chunk by chunk: memory stays at one chunk whatever the size, offsets are
@@ -50,6 +69,8 @@ public struct LocalFileHandler: SchemeHandler {
     public let configuration: Configuration
     let detector = MIMEDetector()
     let resolver: FileResolver
+    /// The body cache, shared by copies of this handler; `nil` when ``Configuration/bodyCache`` is.
+    let bodyCache: FileBodyCache?
 
     /// Creates a handler.
     ///
@@ -63,6 +84,7 @@ public struct LocalFileHandler: SchemeHandler {
         }
         self.configuration = configuration
         self.resolver = FileResolver(symlinkPolicy: configuration.symlinks, indexFileName: configuration.indexFileName)
+        self.bodyCache = configuration.bodyCache.map(FileBodyCache.init)
     }
 
     /// Creates a handler serving the directory at `root` with the default configuration.
@@ -88,7 +110,8 @@ public struct LocalFileHandler: SchemeHandler {
             try await refuse(.notFound, request: request, writer: writer)
             return .handled
         }
-        var rootPath = try configuration.root.resolve().path
+        guard let baseRootPath = try resolveRootPath() else { return .passed }
+        var rootPath = baseRootPath
         if configuration.usesHostSubdirectories {
             guard let host = try? SafeRelativePath(percentEncodedPath: "/" + request.host),
                 host.components.count == 1, !host.isHidden
@@ -96,11 +119,13 @@ public struct LocalFileHandler: SchemeHandler {
             rootPath += "/" + host.components[0]
         }
 
-        var resolution = resolver.resolve(rootPath: rootPath, components: path.components)
+        let encodings = acceptedEncodings(request)
+        let variants = encodings.isEmpty ? [] : encodings.map(\.fileSuffix)
+        var resolution = resolver.resolve(rootPath: rootPath, components: path.components, variants: variants)
         if case .notFound = resolution, configuration.singlePageFallback, !path.hasExtension,
             let index = configuration.indexFileName
         {
-            resolution = resolver.resolve(rootPath: rootPath, components: [index])
+            resolution = resolver.resolve(rootPath: rootPath, components: [index], variants: variants)
             if case .directory(let directory) = resolution {
                 directory.close()
                 resolution = .notFound
@@ -109,7 +134,7 @@ public struct LocalFileHandler: SchemeHandler {
 
         switch resolution {
         case .notFound:
-            return .passed
+            return try passUnlessRootIsUnavailable(baseRootPath)
         case .forbidden:
             try await refuse(.forbidden, request: request, writer: writer)
             return .handled
@@ -118,12 +143,22 @@ public struct LocalFileHandler: SchemeHandler {
             guard configuration.directoryListing else { return .passed }
             try await respondWithListing(of: directory, path: path, request: request, writer: writer)
             return .handled
-        case .file(let file, let name):
+        case .file(let file, let name, let variant):
             defer { file.close() }
             FileReadProbe.current?.opened(device: file.device, inode: file.inode)
-            try await serve(file, name: name, request: request, writer: writer)
+            try await serve(file, name: name, encoding: variant.map { encodings[$0] }, request: request, writer: writer)
             return .handled
         }
+    }
+
+    /// The configured precompressed encodings this request accepts, in preference order: none
+    /// for a request with `Range` (a range of the compressed bytes is not what was asked for).
+    func acceptedEncodings(_ request: SchemeRequest) -> [PrecompressedEncoding] {
+        guard !configuration.precompressed.isEmpty, let accept = request.headerFields[.acceptEncoding],
+            request.headerFields[.range] == nil
+        else { return [] }
+        let accepted = AcceptEncoding(accept)
+        return configuration.precompressed.filter { accepted.allows($0.contentCoding) }
     }
 
     /// A short plain-text refusal that reveals nothing about the file system.

@@ -25,6 +25,11 @@ enum POSIX {
         retrying { open(path, O_RDONLY | O_CLOEXEC | O_DIRECTORY) }
     }
 
+    /// `open(path, flags)`; with ``fileFlags`` the last component is not followed.
+    static func openPath(_ path: String, flags: Int32) -> Result<Int32, Errno> {
+        retrying { open(path, flags) }
+    }
+
     /// `openat(directory, name, flags)` with `O_NOFOLLOW`.
     static func openAt(_ directory: Int32, _ name: String, flags: Int32) -> Result<Int32, Errno> {
         retrying { openat(directory, name, flags) }

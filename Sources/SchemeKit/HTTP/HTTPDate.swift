@@ -70,7 +70,7 @@ public enum HTTPDate {
 
     /// Parses an HTTP date in any of the three formats.
     ///
-    /// - Returns: `nil` when `value` is not a valid HTTP date.
+    /// - Returns: `nil` when `value` is not a valid HTTP date (including the year 0000).
     public static func parse(_ value: String) -> Date? {
         parseSecondsSince1970(value).map { Date(timeIntervalSince1970: TimeInterval($0)) }
     }
@@ -159,7 +159,9 @@ public enum HTTPDate {
     }
 
     private static func seconds(year: Int, month: Int, day: Int, time: Int) -> Int64? {
-        guard day >= 1, day <= daysInMonth(year: year, month: month) else { return nil }
+        // Year 0000 fits the grammar's 4DIGIT but names no year (1 BC precedes AD 1), and it is
+        // outside what ``format(secondsSince1970:)`` can write back: such a date is not valid.
+        guard year >= 1, day >= 1, day <= daysInMonth(year: year, month: month) else { return nil }
         return days(fromYear: year, month: month, day: day) * 86_400 + Int64(time)
     }
 

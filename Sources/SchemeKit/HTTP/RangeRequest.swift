@@ -18,7 +18,9 @@
 /// Many small or overlapping ranges turn a small request into a large amount of work and output.
 /// Like nginx and Go's `net/http`, ``evaluate(size:limits:)`` then ignores the header and asks for
 /// the whole representation: more than ``Limits/maxRanges`` ranges (default 16), or any two
-/// satisfiable ranges that overlap (so the parts together never exceed the representation).
+/// satisfiable ranges that overlap (so the parts together never exceed the representation). Several
+/// parts that together exceed 2^62 bytes are answered with the whole representation too, so a
+/// multipart body's length always fits in 64 bits.
 /// Adjacent ranges (`0-9,10-19`) are allowed and not coalesced: each becomes its own part.
 public struct RangeRequest: Sendable, Hashable {
     /// One `range-spec` as the client wrote it, before it meets a size.
@@ -107,8 +109,22 @@ public struct RangeRequest: Sendable, Hashable {
                 return .whole
             }
         }
+        if ranges.count > 1 {
+            // Parts of a huge (sparse) file, or overlapping parts, can total so much that the
+            // multipart body's length would not fit in 64 bits: answer with the whole instead.
+            var total: Int64 = 0
+            for range in ranges {
+                let (sum, overflow) = total.addingReportingOverflow(range.count)
+                guard !overflow, sum <= Self.maxMultipartPayload else { return .whole }
+                total = sum
+            }
+        }
         return .partial(ranges)
     }
+
+    /// The most bytes the parts of one multipart answer may total: 2^62, leaving room in
+    /// 64 bits for the framing ``MultipartByteRanges/contentLength`` adds.
+    static let maxMultipartPayload: Int64 = 1 << 62
 
     /// Parses `headerValue` (when present) and decides for a representation of `size` bytes.
     ///

@@ -6,7 +6,8 @@ public import HTTPTypes
 /// writer in order, and calls ``CallbackSchemeHandler/stop(_:)`` once when the engine stops the
 /// task after it started (a task stopped before it started is never started). Calls the callback
 /// code makes on its task after the stop are dropped. A callback handler always answers (it
-/// cannot pass).
+/// cannot pass). Body bytes queue in the task up to its bound, and the callback side waits for
+/// room beyond it (see ``CallbackSchemeTask``'s "Back-pressure").
 public struct CallbackHandlerAdapter<Handler: CallbackSchemeHandler>: SchemeHandler {
     /// The wrapped handler.
     public let handler: Handler
@@ -31,7 +32,7 @@ public struct CallbackHandlerAdapter<Handler: CallbackSchemeHandler>: SchemeHand
             // A stop that came first means the callback handler is never started (nor stopped).
             guard task.markStarted() else { return }
             handler.start(task)
-            for await event in task.events {
+            while let event = await task.nextEvent() {
                 do {
                     switch event {
                     case .head(let response): try await writer.writeHead(response)

@@ -1,4 +1,5 @@
 import HTTPTypes
+
 /// What a request is for, as hybrid apps route it: the page, its code and styles, images, media.
 ///
 /// Decided from the `Accept` header first (engines send `text/html` for documents and

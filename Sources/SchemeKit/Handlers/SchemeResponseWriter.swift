@@ -6,15 +6,18 @@ public import HTTPTypes
 /// The writer a handler receives from the registry is guarded: after the engine stops the task
 /// every call throws `CancellationError` and nothing reaches the engine; protocol misuse throws
 /// ``SchemeTaskError``. Each call returns once the write was handed to the engine (or dropped),
-/// and ``write(_:)-(Data)`` also waits while the engine asks for back-pressure, so a handler that
-/// loops over a large file keeps memory flat.
+/// and ``write(_:)-(SchemeBody)`` also waits while the engine asks for back-pressure, so a handler
+/// that loops over a large file keeps memory flat.
 ///
-/// Wrap a writer to observe a response (a cache storing what the network returned).
+/// To observe or change a response on its way (a cache storing what the network returned, a
+/// throttle), wrap a writer with a ``SchemeForwardingWriter``: it forwards every requirement by
+/// default, so a wrapper cannot lose what the engine supplies (its body memory) by forgetting a
+/// method. A writer that is not a forwarding writer must implement every requirement itself.
 public protocol SchemeResponseWriter: Sendable {
     /// Writes the response head. Exactly once, before any body bytes.
     func writeHead(_ response: SchemeResponse) async throws
     /// Writes a chunk of the body. Empty chunks are ignored.
-    func write(_ data: Data) async throws
+    func write(_ body: SchemeBody) async throws
     /// Completes the response.
     func finish() async throws
     /// Fails the task; allowed before or after the head.
@@ -22,25 +25,22 @@ public protocol SchemeResponseWriter: Sendable {
     /// Reads a body into memory the engine supplies, when it does (see ``SchemeBodyAllocator``).
     ///
     /// Handlers that read bytes into a buffer before writing them (files, sockets) call this
-    /// instead of allocating, so the engine can take the bytes without copying them. The default
-    /// uses ``MallocBodyAllocator``; a wrapping writer forwards to the writer it wraps.
+    /// instead of allocating, so the engine can take the bytes without copying them.
     ///
     /// - Parameters:
     ///   - count: The capacity to fill. Must be positive.
     ///   - fill: Writes into the buffer and returns how many bytes it wrote (`0...count`).
-    /// - Returns: The written bytes, to pass to ``write(_:)-(Data)``.
+    /// - Returns: The written bytes, to pass to ``write(_:)-(SchemeBody)``.
     /// - Throws: What `fill` throws.
     func makeBody<Failure: Error>(
         count: Int, fill: (UnsafeMutableRawBufferPointer) throws(Failure) -> Int
-    ) throws(Failure) -> Data
+    ) throws(Failure) -> SchemeBody
 }
 
 extension SchemeResponseWriter {
-    /// Allocates with ``MallocBodyAllocator``.
-    public func makeBody<Failure: Error>(
-        count: Int, fill: (UnsafeMutableRawBufferPointer) throws(Failure) -> Int
-    ) throws(Failure) -> Data {
-        try MallocBodyAllocator().makeBody(count: count, fill: fill)
+    /// Writes a chunk of the body from `Data`. Empty chunks are ignored.
+    public func write(_ data: Data) async throws {
+        try await write(SchemeBody(data))
     }
 
     /// Writes a whole response: the head, `body` (when not empty) and the finish.

@@ -5,17 +5,19 @@ import Synchronization
 /// The storage of one task: the state machine, the engine's sink and the lock that makes every
 /// check-and-deliver atomic against ``stop()``.
 ///
-/// `@unchecked Sendable` because its mutable state (`machine`, `currentTask`, `answeredBy`, the
-/// per-task counters) is only
-/// touched while `lock` is held. The lock is recursive so that an engine may call `stop()` from
-/// inside one of its own sink callbacks.
+/// `@unchecked Sendable` because its mutable state (`machine`, `handlerTask`, `parked`,
+/// `answeredBy`, the per-task counters, the completion waiters) is only touched while `lock` is
+/// held, and `sink` is set during initialisation and replaced once, under the lock, after the
+/// handler has returned (to break a task ↔ sink reference cycle). The lock is recursive so that
+/// an engine may call `stop()` from inside one of its own sink callbacks.
 final class GuardedTask: @unchecked Sendable {
     /// One write on its way to the engine.
     enum Event: Sendable {
         case head(SchemeResponse)
-        case body(Data)
+        case body(SchemeBody)
         case finish
         case fail(any Error)
+        case pass
 
         var kind: TaskStateMachine.Write {
             switch self {
@@ -23,28 +25,45 @@ final class GuardedTask: @unchecked Sendable {
             case .body: .body
             case .finish: .finish
             case .fail: .fail
+            case .pass: .pass
             }
         }
     }
 
+    /// How the handler's Swift task begins.
+    enum Launch {
+        /// A new task on the global executor.
+        case newTask
+        /// On the calling thread, until the handler's first suspension.
+        case immediate
+    }
+
     let request: SchemeRequest
-    let sink: any SchemeTaskSink
+    private(set) var sink: any SchemeTaskSink
     let handler: (any SchemeHandler)?
     /// The handler's trace name, read once at registration.
     let handlerName: String
     let counters: SchemeTaskCounters
-    let executor: (any SchemeTaskExecutor)?
-    private let lock = TaskLock()
+    private(set) var deliveryQueue: (any SchemeDeliveryQueue)?
+    private let lock = Lock(recursive: true)
     private var machine = TaskStateMachine()
-    private var currentTask: UnsafeCurrentTask?
+    /// The Swift task running the handler, while it runs.
+    private var handlerTask: Task<Void, Never>?
+    /// Writes accepted for a delivery queue and not yet delivered, by write number: a stop resumes
+    /// them at once, so a queue that never drains cannot hold a handler forever.
+    private var parked: [Int: CheckedContinuation<(any Error)?, Never>] = [:]
+    private var nextWrite = 0
     private var answeredBy: String?
     /// How the task ended, for the per-task ``metrics``.
     private var ending = Ending.open
     private var dropped = 0
     private var misuse = 0
+    /// Set once the handler has returned (or will never run); then `waiters` are resumed.
+    private var completed = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
 
     private enum Ending {
-        case open, finished, failed, stopped
+        case open, finished, failed, stopped, passed
     }
 
     init(
@@ -59,56 +78,132 @@ final class GuardedTask: @unchecked Sendable {
         self.handler = handler
         self.handlerName = handlerName
         self.counters = counters
-        self.executor = sink.executor
+        self.deliveryQueue = sink.deliveryQueue
         counters.started.add(1, ordering: .relaxed)
     }
 
-    deinit {
-        lock.destroy()
+    /// Sets the sink made for this task, before the task is handed to anyone else.
+    func attach(_ sink: any SchemeTaskSink) {
+        self.sink = sink
+        self.deliveryQueue = sink.deliveryQueue
     }
 
     var respondingHandler: String? {
-        lock.lock()
-        defer { lock.unlock() }
-        return answeredBy
+        lock.withLock { answeredBy }
     }
 
     var isStopped: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return machine.isStopped
+        lock.withLock { machine.isStopped }
     }
 
-    /// This task's own counters: `started` is 1; at most one of finished, failed, stopped is 1.
+    /// This task's own counters: `started` is 1; at most one ending counter is 1.
     var metrics: SchemeTaskMetrics {
-        lock.lock()
-        defer { lock.unlock() }
-        return SchemeTaskMetrics(
-            started: 1,
-            finished: ending == .finished ? 1 : 0,
-            failed: ending == .failed ? 1 : 0,
-            stopped: ending == .stopped ? 1 : 0,
-            writesDroppedAfterStop: dropped,
-            misuseErrors: misuse
-        )
+        lock.withLock {
+            SchemeTaskMetrics(
+                started: 1,
+                finished: ending == .finished ? 1 : 0,
+                failed: ending == .failed ? 1 : 0,
+                stopped: ending == .stopped ? 1 : 0,
+                passed: ending == .passed ? 1 : 0,
+                writesDroppedAfterStop: dropped,
+                misuseErrors: misuse
+            )
+        }
     }
 
     // MARK: Engine side
 
     func stop() {
         lock.lock()
-        defer { lock.unlock() }
-        guard machine.stop() == .cancel else { return }
+        guard machine.stop() == .cancel else {
+            lock.unlock()
+            return
+        }
         ending = .stopped
         counters.stopped.add(1, ordering: .relaxed)
-        // Cancelled under the lock: `run()` clears `currentTask` under the same lock before it
-        // returns, so the task is alive here.
-        currentTask?.cancel()
+        let running = handlerTask
+        let waiting = parked
+        parked = [:]
+        // Never started: nothing will run, so the task is complete now.
+        let resumed = machine.started ? [] : completeLocked()
+        lock.unlock()
+        // Outside the lock: the handler's cancellation handlers and the resumed writers run
+        // user code, which must not run under the task's lock.
+        running?.cancel()
+        for continuation in waiting.values { continuation.resume(returning: CancellationError()) }
+        for waiter in resumed { waiter.resume() }
     }
 
+    /// Runs the handler in a child Swift task and waits for it; a cancellation of the calling
+    /// task stops this task. The caller's own task is never cancelled by a stop.
     func run() async {
-        guard begin() else { return }
+        guard let handlerTask = launch(.immediate) else { return }
+        await withTaskCancellationHandler {
+            await handlerTask.value
+        } onCancel: {
+            self.stop()
+        }
+    }
 
+    /// Starts the handler in a Swift task of its own; `nil` when it must not run (already
+    /// started, or stopped first).
+    @discardableResult
+    func launch(_ launch: Launch) -> Task<Void, Never>? {
+        lock.lock()
+        guard machine.start() == .run else {
+            let resumed = completeLocked()
+            lock.unlock()
+            for waiter in resumed { waiter.resume() }
+            return nil
+        }
+        lock.unlock()
+
+        let task: Task<Void, Never>
+        switch launch {
+        case .newTask:
+            task = Task { await self.runHandler() }
+        case .immediate:
+            task = Self.immediateTask { await self.runHandler() }
+        }
+
+        // The handler may already have returned (it ran inline until it finished), or the engine
+        // may have stopped the task while it ran inline, before the handle existed.
+        lock.lock()
+        let cancel = machine.isStopped && !completed
+        if !completed { handlerTask = task }
+        lock.unlock()
+        if cancel { task.cancel() }
+        return task
+    }
+
+    /// `Task.immediate` where the platform has it; a new task otherwise.
+    private static func immediateTask(_ body: sending @escaping @isolated(any) () async -> Void) -> Task<Void, Never> {
+        #if canImport(Darwin)
+            if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+                return Task.immediate(operation: body)
+            }
+            return Task(operation: body)
+        #else
+            return Task.immediate(operation: body)
+        #endif
+    }
+
+    /// Returns once the handler has returned and the task holds nothing more of it — after a
+    /// finish, a failure or a stop alike — or at once when the task can no longer run.
+    func waitForCompletion() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            lock.lock()
+            if completed {
+                lock.unlock()
+                continuation.resume()
+            } else {
+                waiters.append(continuation)
+                lock.unlock()
+            }
+        }
+    }
+
+    private func runHandler() async {
         let outcome: TaskStateMachine.Outcome
         var thrown: (any Error)?
         if let handler {
@@ -126,18 +221,38 @@ final class GuardedTask: @unchecked Sendable {
             outcome = .passed
         }
 
-        let completion = end(outcome)
-
-        switch completion {
+        switch end(outcome) {
         case .none:
-            return
+            break
         case .finish:
             try? await write(.finish)
         case .fail:
             try? await write(.fail(thrown ?? SchemeTaskError.noResponse))
         case .notFound:
-            await respondNotFound()
+            if sink.receivesPassed {
+                try? await write(.pass)
+            } else {
+                await respondNotFound()
+            }
         }
+
+        lock.lock()
+        handlerTask = nil
+        let resumed = completeLocked()
+        lock.unlock()
+        for waiter in resumed { waiter.resume() }
+    }
+
+    /// Marks the task complete and releases the engine's sink; returns the waiters to resume.
+    /// Caller holds `lock`.
+    private func completeLocked() -> [CheckedContinuation<Void, Never>] {
+        guard !completed else { return [] }
+        completed = true
+        // Nothing reaches the sink any more: drop it, so a sink that holds its task (to stop it)
+        // does not keep the pair alive forever.
+        sink = DetachedSink()
+        defer { waiters = [] }
+        return waiters
     }
 
     private func respondNotFound() async {
@@ -145,22 +260,22 @@ final class GuardedTask: @unchecked Sendable {
         SchemeHandlerTrace.$name.withValue("not-found") { recordAnswer() }
         do {
             try await write(.head(head))
-            if request.method != .head { try await write(.body(body)) }
+            if request.method != .head { try await write(.body(SchemeBody(body))) }
             try await write(.finish)
         } catch {}
     }
 
     private func recordAnswer() {
-        lock.lock()
-        if answeredBy == nil { answeredBy = SchemeHandlerTrace.name }
-        lock.unlock()
+        lock.withLock {
+            if answeredBy == nil { answeredBy = SchemeHandlerTrace.name }
+        }
     }
 
     // MARK: Handler side
 
     func write(_ event: Event) async throws {
-        if let executor {
-            try await write(event, through: executor)
+        if let deliveryQueue {
+            try await write(event, through: deliveryQueue)
         } else {
             try writeInline(event)
         }
@@ -173,36 +288,55 @@ final class GuardedTask: @unchecked Sendable {
     /// before (the write is dropped) or after (the write reached the engine) — never in between.
     func writeInline(_ event: Event) throws {
         lock.lock()
-        defer { lock.unlock() }
+        let rejection: (any Error)?
         switch machine.accept(event.kind) {
         case .deliver:
             if case .head = event, answeredBy == nil { answeredBy = SchemeHandlerTrace.name }
             deliverLocked(event)
+            rejection = nil
         case .rejectStopped:
             countDroppedLocked()
-            throw CancellationError()
+            rejection = CancellationError()
         case .misuse(let error):
             countMisuseLocked()
-            throw error
+            rejection = error
         }
+        lock.unlock()
+        if let rejection { throw Self.rejected(rejection) }
     }
 
-    /// Executor sinks: accept under the lock and schedule the delivery *while still holding it*,
-    /// so concurrent writers reach the executor in the order the state machine accepted them
-    /// (a finish can never overtake a body chunk accepted before it). The delivery re-checks the
-    /// engine side, so a stop that lands between accept and delivery drops the write.
-    private func write(_ event: Event, through executor: any SchemeTaskExecutor) async throws {
+    /// A write the stop rejected also cancels the writing Swift task — the handler's own — once
+    /// the lock is released: a handler that runs on the engine's thread until its first
+    /// suspension (``Launch/immediate``) has no task handle yet when the stop comes, and must
+    /// still see `Task.isCancelled`.
+    private static func rejected(_ error: any Error) -> any Error {
+        if error is CancellationError { withUnsafeCurrentTask { $0?.cancel() } }
+        return error
+    }
+
+    /// Queued sinks: accept under the lock and schedule the delivery *while still holding it*,
+    /// so concurrent writers reach the queue in the order the state machine accepted them (a
+    /// finish can never overtake a body chunk accepted before it). The delivery re-checks the
+    /// engine side, so a stop that lands between accept and delivery drops the write; the stop
+    /// also resumes the waiting writer, so it never waits on a queue that stopped draining.
+    private func write(_ event: Event, through queue: any SchemeDeliveryQueue) async throws {
         let rejection: (any Error)? = await withCheckedContinuation { continuation in
             lock.lock()
             defer { lock.unlock() }
             switch machine.accept(event.kind) {
             case .deliver:
                 if case .head = event, answeredBy == nil { answeredBy = SchemeHandlerTrace.name }
-                executor.execute {
+                let number = nextWrite
+                nextWrite += 1
+                parked[number] = continuation
+                queue.execute {
                     self.lock.lock()
+                    // Taken before delivering: a stop from inside this delivery must not resume
+                    // the write it is delivering.
+                    let waiting = self.parked.removeValue(forKey: number)
                     self.deliverLocked(event)
                     self.lock.unlock()
-                    continuation.resume(returning: nil)
+                    waiting?.resume(returning: nil)
                 }
             case .rejectStopped:
                 countDroppedLocked()
@@ -212,7 +346,7 @@ final class GuardedTask: @unchecked Sendable {
                 continuation.resume(returning: error)
             }
         }
-        if let rejection { throw rejection }
+        if let rejection { throw Self.rejected(rejection) }
     }
 
     private func countDroppedLocked() {
@@ -225,19 +359,8 @@ final class GuardedTask: @unchecked Sendable {
         counters.misuse.add(1, ordering: .relaxed)
     }
 
-    private func begin() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard machine.start() == .run else { return false }
-        withUnsafeCurrentTask { currentTask = $0 }
-        return true
-    }
-
     private func end(_ outcome: TaskStateMachine.Outcome) -> TaskStateMachine.CompletionAction {
-        lock.lock()
-        defer { lock.unlock() }
-        currentTask = nil
-        return machine.handlerReturned(outcome)
+        lock.withLock { machine.handlerReturned(outcome) }
     }
 
     /// Delivers an accepted write to the engine, unless it stopped meanwhile. Caller holds `lock`.
@@ -248,15 +371,20 @@ final class GuardedTask: @unchecked Sendable {
         case .send:
             switch event {
             case .head(let response): sink.receive(response)
-            case .body(let data): sink.receive(data)
-            case .finish, .fail: break
+            case .body(let body): sink.receive(body)
+            case .finish, .fail, .pass: break
             }
         case .sendTerminal:
-            if case .fail(let error) = event {
+            switch event {
+            case .fail(let error):
                 ending = .failed
                 counters.failed.add(1, ordering: .relaxed)
                 sink.fail(error)
-            } else {
+            case .pass:
+                ending = .passed
+                counters.passed.add(1, ordering: .relaxed)
+                sink.passed()
+            default:
                 ending = .finished
                 counters.finished.add(1, ordering: .relaxed)
                 sink.finish()
@@ -270,37 +398,37 @@ struct GuardedResponseWriter: SchemeResponseWriter {
     let task: GuardedTask
 
     // Inline sinks take the synchronous path directly: one async frame fewer per write on the
-    // hot path. Executor sinks go through `GuardedTask.write(_:)`, which awaits the delivery.
+    // hot path. Queued sinks go through `GuardedTask.write(_:)`, which awaits the delivery.
 
     func writeHead(_ response: SchemeResponse) async throws {
-        if task.executor == nil {
+        if task.deliveryQueue == nil {
             try task.writeInline(.head(response))
         } else {
             try await task.write(.head(response))
         }
     }
 
-    func write(_ data: Data) async throws {
-        guard !data.isEmpty else {
+    func write(_ body: SchemeBody) async throws {
+        guard !body.isEmpty else {
             if task.isStopped { throw CancellationError() }
             return
         }
-        if task.executor == nil {
-            try task.writeInline(.body(data))
+        if task.deliveryQueue == nil {
+            try task.writeInline(.body(body))
             await task.sink.waitForCapacity()
         } else {
-            try await task.write(.body(data))
+            try await task.write(.body(body))
         }
     }
 
     func makeBody<Failure: Error>(
         count: Int, fill: (UnsafeMutableRawBufferPointer) throws(Failure) -> Int
-    ) throws(Failure) -> Data {
+    ) throws(Failure) -> SchemeBody {
         try (task.sink.bodyAllocator ?? MallocBodyAllocator()).makeBody(count: count, fill: fill)
     }
 
     func finish() async throws {
-        if task.executor == nil {
+        if task.deliveryQueue == nil {
             try task.writeInline(.finish)
         } else {
             try await task.write(.finish)
@@ -308,7 +436,7 @@ struct GuardedResponseWriter: SchemeResponseWriter {
     }
 
     func fail(_ error: any Error) async throws {
-        if task.executor == nil {
+        if task.deliveryQueue == nil {
             try task.writeInline(.fail(error))
         } else {
             try await task.write(.fail(error))

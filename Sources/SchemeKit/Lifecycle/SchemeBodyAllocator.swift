@@ -1,15 +1,16 @@
-public import Foundation
+import Foundation
 
 /// Memory for response bodies, supplied by an engine so that the bytes a handler reads (from a
 /// file, from a socket) reach the engine without a copy on the way.
 ///
 /// A handler that reads a body into memory asks its writer for the memory with
 /// ``SchemeResponseWriter/makeBody(count:fill:)``. The guarded writer forwards to the engine
-/// sink's ``SchemeTaskSink/bodyAllocator``, or falls back to ``MallocBodyAllocator``. The `Data`
-/// that comes back is ordinary: the handler may keep, slice or drop it. An engine that recognises
-/// its own memory when the `Data` returns through ``SchemeTaskSink/receive(_:)-(Data)`` can pass
-/// it on as is — `schemeserve` gives SwiftNIO the buffer the file was read into — and treats
-/// anything else as a normal chunk to copy.
+/// sink's ``SchemeTaskSink/bodyAllocator``, or falls back to ``MallocBodyAllocator``. The
+/// ``SchemeBody`` that comes back may be kept, sliced or dropped by the handler. An engine wraps
+/// its own memory in a ``SchemeBodyBuffer`` of its own type, recognises it by that type when the
+/// body returns through ``SchemeTaskSink/receive(_:)`` (``SchemeBody/engineBuffer(as:)``) and
+/// passes it on as is — `schemeserve` gives SwiftNIO the buffer the file was read into — and
+/// copies anything else.
 ///
 /// ## Implementation requirements
 /// - `makeBody` runs on the handler's thread (or on a read queue): it must be thread-safe and
@@ -25,11 +26,11 @@ public protocol SchemeBodyAllocator: Sendable {
     /// - Throws: What `fill` throws; the buffer is released.
     func makeBody<Failure: Error>(
         count: Int, fill: (UnsafeMutableRawBufferPointer) throws(Failure) -> Int
-    ) throws(Failure) -> Data
+    ) throws(Failure) -> SchemeBody
 }
 
 /// The default body memory: one `malloc` per body, handed to `Data` without a copy (and without
-/// the zero-fill that `Data(count:)` would do).
+/// the zero-fill that `Data(count:)` would do), as an ordinary ``SchemeBody``.
 public struct MallocBodyAllocator: SchemeBodyAllocator {
     /// Creates the allocator.
     public init() {}
@@ -37,7 +38,7 @@ public struct MallocBodyAllocator: SchemeBodyAllocator {
     /// Allocates `count` bytes with `malloc`, lets `fill` write them and wraps them in `Data`.
     public func makeBody<Failure: Error>(
         count: Int, fill: (UnsafeMutableRawBufferPointer) throws(Failure) -> Int
-    ) throws(Failure) -> Data {
+    ) throws(Failure) -> SchemeBody {
         precondition(count > 0, "a body buffer needs a positive count")
         guard let memory = malloc(count) else { fatalError("out of memory allocating \(count) bytes") }
         let written: Int
@@ -50,8 +51,8 @@ public struct MallocBodyAllocator: SchemeBodyAllocator {
         precondition((0...count).contains(written), "fill wrote \(written) bytes into a \(count)-byte buffer")
         guard written > 0 else {
             free(memory)
-            return Data()
+            return .empty
         }
-        return Data(bytesNoCopy: memory, count: written, deallocator: .free)
+        return SchemeBody(Data(bytesNoCopy: memory, count: written, deallocator: .free))
     }
 }

@@ -2,8 +2,8 @@ import Synchronization
 
 /// A snapshot of a registry's task counters.
 ///
-/// Every task ends in exactly one of ``finished``, ``failed`` or ``stopped``; ``live`` is the
-/// number started and not yet ended.
+/// Every task ends in exactly one of ``finished``, ``failed``, ``stopped`` or ``passed``; ``live``
+/// is the number started and not yet ended.
 public struct SchemeTaskMetrics: Sendable, Hashable, CustomStringConvertible {
     /// Tasks created.
     public var started: Int
@@ -13,6 +13,9 @@ public struct SchemeTaskMetrics: Sendable, Hashable, CustomStringConvertible {
     public var failed: Int
     /// Tasks the engine stopped before a terminal event reached it.
     public var stopped: Int
+    /// Tasks every handler passed on, handed back to an engine that answers them itself
+    /// (``SchemeTaskSink/receivesPassed``). A registry 404 counts as ``finished``.
+    public var passed: Int
     /// Writes that were dropped because the engine had stopped the task.
     public var writesDroppedAfterStop: Int
     /// Protocol violations by handlers (second head, data before head, write after finish).
@@ -25,6 +28,7 @@ public struct SchemeTaskMetrics: Sendable, Hashable, CustomStringConvertible {
         finished: Int = 0,
         failed: Int = 0,
         stopped: Int = 0,
+        passed: Int = 0,
         writesDroppedAfterStop: Int = 0,
         misuseErrors: Int = 0
     ) {
@@ -32,16 +36,18 @@ public struct SchemeTaskMetrics: Sendable, Hashable, CustomStringConvertible {
         self.finished = finished
         self.failed = failed
         self.stopped = stopped
+        self.passed = passed
         self.writesDroppedAfterStop = writesDroppedAfterStop
         self.misuseErrors = misuseErrors
     }
 
-    /// Tasks started and not yet finished, failed or stopped.
-    public var live: Int { started - finished - failed - stopped }
+    /// Tasks started and not yet finished, failed, stopped or passed.
+    public var live: Int { started - finished - failed - stopped - passed }
 
     /// One line with every counter.
     public var description: String {
-        "started=\(started) finished=\(finished) failed=\(failed) stopped=\(stopped) live=\(live) "
+        "started=\(started) finished=\(finished) failed=\(failed) stopped=\(stopped) passed=\(passed) "
+            + "live=\(live) "
             + "droppedAfterStop=\(writesDroppedAfterStop) misuse=\(misuseErrors)"
     }
 }
@@ -52,6 +58,7 @@ final class SchemeTaskCounters: Sendable {
     let finished = Atomic<Int>(0)
     let failed = Atomic<Int>(0)
     let stopped = Atomic<Int>(0)
+    let passed = Atomic<Int>(0)
     let droppedAfterStop = Atomic<Int>(0)
     let misuse = Atomic<Int>(0)
 
@@ -61,6 +68,7 @@ final class SchemeTaskCounters: Sendable {
             finished: finished.load(ordering: .relaxed),
             failed: failed.load(ordering: .relaxed),
             stopped: stopped.load(ordering: .relaxed),
+            passed: passed.load(ordering: .relaxed),
             writesDroppedAfterStop: droppedAfterStop.load(ordering: .relaxed),
             misuseErrors: misuse.load(ordering: .relaxed)
         )

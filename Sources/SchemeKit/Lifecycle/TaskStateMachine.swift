@@ -11,6 +11,8 @@ struct TaskStateMachine: Sendable {
     /// What the handler is trying to write.
     enum Write: Sendable, Equatable {
         case head, body, finish, fail
+        /// Every handler passed and the engine answers the request itself (a terminal write).
+        case pass
     }
 
     /// How a handler's task ended.
@@ -65,7 +67,8 @@ struct TaskStateMachine: Sendable {
         case finish
         /// The handler answered nothing, or threw: fail the task.
         case fail
-        /// The handler passed: answer with the registry's fallback (404).
+        /// The handler passed: answer with the registry's fallback (404), or hand the request back
+        /// to an engine that takes passed requests.
         case notFound
     }
 
@@ -95,6 +98,11 @@ struct TaskStateMachine: Sendable {
             return .misuse(.bodyBeforeHead)
         case (.noHead, .finish):
             return .misuse(.finishBeforeHead)
+        case (.noHead, .pass):
+            handler = .completed
+            return .deliver
+        case (.headWritten, .pass):
+            return .misuse(.duplicateHead)
         case (.headWritten, .body):
             return .deliver
         case (.headWritten, .finish), (_, .fail):
@@ -109,7 +117,7 @@ struct TaskStateMachine: Sendable {
         switch write {
         case .head, .body:
             return .send
-        case .finish, .fail:
+        case .finish, .fail, .pass:
             engine = .terminalDelivered
             return .sendTerminal
         }

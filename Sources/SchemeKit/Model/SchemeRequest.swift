@@ -20,18 +20,42 @@ public struct SchemeRequest: Sendable {
     ///
     /// Requests made from parts (``init(scheme:authority:path:method:headerFields:body:)``) or
     /// from a string build this `URL` on first use of each copy, so the hot path that never
-    /// reads it never pays for Foundation's parser.
+    /// reads it never pays for Foundation's parser. Reading it never traps: see
+    /// ``url(forAccepted:parts:parse:)``.
     public var url: URL {
         switch source {
         case .url(let url):
-            return url
+            url
         case .string(let string):
-            // The fast parser accepts only strings `URL(string:)` accepts unchanged.
-            guard let url = URL(string: string) else {
-                preconditionFailure("SchemeRequest: Foundation rejected a URL SchemeKit accepted: \(string)")
-            }
-            return url
+            Self.url(
+                forAccepted: string,
+                parts: SchemeURLParts(
+                    scheme: scheme, host: host, port: port, authority: head.authority ?? host, path: path,
+                    query: query, pathAndQuery: query.map { "\(path)?\($0)" } ?? path),
+                parse: { URL(string: $0) })
         }
+    }
+
+    /// The `URL` of a string the fast parser accepted, never a trap.
+    ///
+    /// The fast parser accepts only ASCII strings in a subset of RFC 3986 that Foundation's
+    /// `URL(string:)` accepts unchanged (checked differentially against Foundation by the fuzz
+    /// target `Fuzz/Sources/FuzzURL`). Should a Foundation version disagree anyway, the URL is
+    /// rebuilt from the parts already validated, `scheme://authority/path?query` (or
+    /// `scheme:/path?query` without an authority); should that be refused too, the URL holds the
+    /// scheme alone. Both forms name the same resource: every part was validated by the fast parser.
+    ///
+    /// - Parameter parse: Foundation's parser; a parameter so that tests can make it disagree.
+    static func url(forAccepted string: String, parts: SchemeURLParts, parse: (String) -> URL?) -> URL {
+        if let url = parse(string) { return url }
+        let hasAuthority = string.utf8.dropFirst(parts.scheme.utf8.count + 1).starts(with: "//".utf8)
+        let rebuilt =
+            hasAuthority
+            ? "\(parts.scheme)://\(parts.authority)\(parts.pathAndQuery)" : "\(parts.scheme):\(parts.pathAndQuery)"
+        if let url = parse(rebuilt) { return url }
+        var components = URLComponents()
+        components.scheme = parts.scheme
+        return components.url ?? URL(fileURLWithPath: "/")
     }
     /// The request body; ``SchemeRequestBody/empty`` for GET and HEAD.
     public var body: SchemeRequestBody

@@ -19,8 +19,12 @@ import HTTPTypes
 /// image extension: the image cache owns those), and never a response with `Cache-Control:
 /// no-store` or `private`, or with `Set-Cookie`.
 ///
-/// Safety: each URL path segment is percent-decoded once and rejected when it is empty, `.`,
-/// `..`, starts with `.`, or contains `/`, `\` or NUL, so no URL can write outside `directory`.
+/// Safety: the URL path is decoded and checked by ``SafeRelativePath``, the one decoder the file
+/// handler uses too (dot segments, encoded separators, backslashes, NUL and invalid UTF-8 are
+/// refused), and hidden names (`.partial`, `.git`) and empty segments are refused as well. The
+/// file is put in place by walking `directory` component by component with `openat(…,
+/// O_NOFOLLOW)` (creating missing directories with `mkdirat`) and `renameat` into the last
+/// directory opened, so a symbolic link inside `directory` cannot redirect the write either.
 /// Bytes go to a temporary file under `directory/.partial/`, which is renamed into place only
 /// after the whole body arrived (and matched `Content-Length` when given); a cut or cancelled
 /// response leaves nothing behind. A failing disk never fails the request: the entry is skipped.
@@ -61,33 +65,34 @@ public struct NetworkWriteThrough: Sendable {
 
     /// The file a URL maps to, or `nil` when its host or path is not safe to map.
     public func fileURL(for url: URL) -> URL? {
+        guard let components = relativeComponents(for: url) else { return nil }
+        return components.reduce(directory) { $0.appendingPathComponent($1, isDirectory: false) }
+    }
+
+    /// The components under ``directory`` a URL maps to (`<host>[_<port>]`, then the decoded
+    /// path, `index.html` for a directory), or `nil` when the URL is not safe to map.
+    func relativeComponents(for url: URL) -> [String]? {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
             let host = components.percentEncodedHost?.lowercased(), !host.isEmpty, host.count <= 253,
             host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }),
-            host != ".", host != "..", !host.hasPrefix(".")
+            !host.hasPrefix(".")
         else { return nil }
         var hostDirectory = host
         if let port = components.port { hostDirectory += "_\(port)" }
 
         let rawPath = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
-        guard rawPath.hasPrefix("/"), rawPath.utf8.count <= 1024 else { return nil }
-        var segments = rawPath.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        if segments.last == "" { segments[segments.count - 1] = "index.html" }
-        var result = directory.appendingPathComponent(hostDirectory, isDirectory: true)
-        for segment in segments {
-            guard let decoded = segment.removingPercentEncoding, !decoded.isEmpty, decoded.utf8.count <= 255,
-                !decoded.hasPrefix("."), !decoded.contains("/"), !decoded.contains("\\"), !decoded.contains("\0")
-            else { return nil }
-            result.appendPathComponent(decoded, isDirectory: false)
-        }
-        // Belt and braces: the result must still be inside the directory.
-        guard result.standardizedFileURL.path.hasPrefix(directory.path + "/") else { return nil }
+        // One decoder for every path that becomes a file; empty segments are refused here too, so
+        // `a//b` and `a/b` are not two names for one file.
+        guard !rawPath.contains("//"), let path = try? SafeRelativePath(percentEncodedPath: rawPath), !path.isHidden
+        else { return nil }
+        var result = [hostDirectory] + path.components
+        if path.components.isEmpty || path.hasTrailingSlash { result.append("index.html") }
         return result
     }
 
     /// Opens a temporary file for `url`'s body; `nil` when the URL does not map or the disk fails.
     func begin(url: URL, expectedLength: Int64?) -> NetworkWriteThroughFile? {
-        guard let destination = fileURL(for: url) else { return nil }
+        guard let destination = relativeComponents(for: url) else { return nil }
         let partial = directory.appendingPathComponent(".partial", isDirectory: true)
         let temporary = partial.appendingPathComponent(UUID().uuidString, isDirectory: false)
         do {
@@ -97,6 +102,7 @@ public struct NetworkWriteThrough: Sendable {
             return NetworkWriteThroughFile(
                 handle: handle,
                 temporary: temporary,
+                directory: directory,
                 destination: destination,
                 expectedLength: expectedLength
             )
@@ -110,15 +116,18 @@ public struct NetworkWriteThrough: Sendable {
 final class NetworkWriteThroughFile {
     private let handle: FileHandle
     private let temporary: URL
-    private let destination: URL
+    private let directory: URL
+    /// Safe components under `directory` (see ``NetworkWriteThrough/relativeComponents(for:)``).
+    private let destination: [String]
     private let expectedLength: Int64?
     private var written: Int64 = 0
     private var broken = false
     private var closed = false
 
-    init(handle: FileHandle, temporary: URL, destination: URL, expectedLength: Int64?) {
+    init(handle: FileHandle, temporary: URL, directory: URL, destination: [String], expectedLength: Int64?) {
         self.handle = handle
         self.temporary = temporary
+        self.directory = directory
         self.destination = destination
         self.expectedLength = expectedLength
     }
@@ -146,17 +155,16 @@ final class NetworkWriteThroughFile {
             try? FileManager.default.removeItem(at: temporary)
             return false
         }
-        do {
-            try FileManager.default.createDirectory(
-                at: destination.deletingLastPathComponent(),
-                withIntermediateDirectories: true
-            )
-        } catch {
+        // rename(2) replaces atomically: a reader sees the old file or the new one, never a part.
+        guard let name = destination.last,
+            case .success(let parent) = FileResolver.openDirectory(
+                rootPath: directory.path, components: destination.dropLast(), creating: true)
+        else {
             try? FileManager.default.removeItem(at: temporary)
             return false
         }
-        // rename(2) replaces atomically: a reader sees the old file or the new one, never a part.
-        guard rename(temporary.path, destination.path) == 0 else {
+        defer { POSIX.close(parent) }
+        guard renameat(AT_FDCWD, temporary.path, parent, name) == 0 else {
             try? FileManager.default.removeItem(at: temporary)
             return false
         }

@@ -30,17 +30,36 @@ import HTTPTypes
 ///   Linux (libcurl) this works for plain HTTP; URLSession on Apple platforms may override the
 ///   field, and TLS to an IP address needs a client that validates the certificate against the
 ///   original host — plug such a client when you need IP direct connection over HTTPS.
-/// - **Memory.** URLSession cannot be paused reliably on every platform, so a consumer slower than
-///   the network lets unread chunks queue in the stream. Web engines read faster than networks
-///   deliver; this is the trade-off for portability.
+/// - **Memory (back-pressure).** The body is pulled, never pushed: each response buffers at most
+///   `bodyBufferLimit` unread bytes (plus what is in flight), then pauses the upstream until the
+///   consumer has drained the buffer to a quarter of it. On Apple platforms a pause suspends the
+///   `URLSessionTask`. On Linux, swift-corelibs-foundation cannot pause a transfer (`suspend()` /
+///   `resume()` restarts it from its first byte) and libcurl reads ahead of the delegate queue
+///   without limit (measured: hundreds of MiB queued in a busy process). So on Linux a GET
+///   without a `Range` of its own is fetched in windows of `bodyBufferLimit` bytes:
+///   `Range: bytes=0-(limit-1)` first, then `bytes=N-M` with `If-Range` (the strong `ETag`, else
+///   `Last-Modified`) each time the consumer has drained the buffer, on the same keep-alive
+///   connection. The caller sees the `200` it asked for (status 200, `Content-Length` the
+///   complete length, no `Content-Range`). A window answered with anything but a `206` starting
+///   at the right byte fails the body (the representation changed); a `416` to the first window
+///   (an empty body) is asked again without one. An origin that ignores `Range` answers `200` and
+///   is read as before: if it is resumable (`Accept-Ranges: bytes` and a validator) a pause
+///   cancels the transfer and continues it with a ranged request; if not, a consumer slower than
+///   the network lets its chunks queue, as libcurl offers no other way to stop reading.
 public final class URLSessionHTTPClient: SchemeHTTPClient {
     private let session: URLSession
     private let delegate: URLSessionClientDelegate
+    private let limits: URLSessionExchange.BodyLimits
 
     /// Creates a client with its own ephemeral session.
     ///
-    /// - Parameter maximumConnectionsPerHost: Concurrent connections to one host. Default: 6.
-    public init(maximumConnectionsPerHost: Int = 6) {
+    /// - Parameters:
+    ///   - maximumConnectionsPerHost: Concurrent connections to one host. Default: 6.
+    ///   - bodyBufferLimit: The most unread body bytes one response buffers before its upstream is
+    ///     paused (the high watermark; reading resumes at a quarter of it). Default: 4 MiB.
+    public init(maximumConnectionsPerHost: Int = 6, bodyBufferLimit: Int = 4 << 20) {
+        let high = max(1, bodyBufferLimit)
+        self.limits = URLSessionExchange.BodyLimits(highWatermark: high, lowWatermark: high / 4)
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalAndRemoteCacheData
@@ -77,16 +96,19 @@ public final class URLSessionHTTPClient: SchemeHTTPClient {
         }
         urlRequest.httpBody = request.body
 
-        let exchange = URLSessionExchange(connectTimeout: request.connectTimeout, timeout: request.timeout)
-        let task = session.dataTask(with: urlRequest)
-        exchange.attach(task)
-        delegate.register(exchange, for: task.taskIdentifier)
-        do {
-            return try await exchange.waitForHead()
-        } catch {
-            delegate.unregister(task.taskIdentifier)
-            throw error
+        let session = self.session
+        let delegate = self.delegate
+        let exchange = URLSessionExchange(
+            request: urlRequest,
+            connectTimeout: request.connectTimeout,
+            timeout: request.timeout,
+            limits: limits
+        ) { request, exchange in
+            let task = session.dataTask(with: request)
+            delegate.register(exchange, for: task.taskIdentifier)
+            return task
         }
+        return try await exchange.start()
     }
 
     private static func seconds(_ duration: Duration) -> TimeInterval {
@@ -97,14 +119,10 @@ public final class URLSessionHTTPClient: SchemeHTTPClient {
 
 /// Routes URLSession's delegate callbacks to the exchange of each task.
 final class URLSessionClientDelegate: NSObject, URLSessionDataDelegate, Sendable {
-    private let exchanges = LockedState([Int: URLSessionExchange]())
+    private let exchanges = Locked([Int: URLSessionExchange]())
 
     func register(_ exchange: URLSessionExchange, for identifier: Int) {
         exchanges.withLock { $0[identifier] = exchange }
-    }
-
-    func unregister(_ identifier: Int) {
-        _ = exchanges.withLock { $0.removeValue(forKey: identifier) }
     }
 
     private func exchange(for task: URLSessionTask) -> URLSessionExchange? {
@@ -117,12 +135,12 @@ final class URLSessionClientDelegate: NSObject, URLSessionDataDelegate, Sendable
         didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        exchange(for: dataTask)?.receive(head: response)
+        exchange(for: dataTask)?.receive(head: response, task: dataTask)
         completionHandler(.allow)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        exchange(for: dataTask)?.receive(data: data)
+        exchange(for: dataTask)?.receive(data: data, task: dataTask)
     }
 
     func urlSession(
@@ -138,6 +156,6 @@ final class URLSessionClientDelegate: NSObject, URLSessionDataDelegate, Sendable
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let exchange = exchanges.withLock { $0.removeValue(forKey: task.taskIdentifier) }
-        exchange?.complete(error: error)
+        if let dataTask = task as? URLSessionDataTask { exchange?.complete(error: error, task: dataTask) }
     }
 }

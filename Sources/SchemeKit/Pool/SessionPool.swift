@@ -62,7 +62,7 @@ public actor SessionPool<Session: PoolableSession> {
     ///   - factory: Makes a session; may throw (counted as discarded).
     public init(
         configuration: SessionPoolConfiguration = SessionPoolConfiguration(),
-        executor: (any SchemeTaskExecutor)? = nil,
+        executor: (any SchemeDeliveryQueue)? = nil,
         factory: @escaping Factory
     ) {
         self.serialExecutor = SessionPoolExecutor(executor ?? DispatchQueue(label: "SchemeKit.SessionPool"))

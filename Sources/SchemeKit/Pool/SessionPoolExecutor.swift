@@ -1,12 +1,12 @@
-/// The serial executor of a ``SessionPool``: runs the pool's jobs through a ``SchemeTaskExecutor``.
+/// The serial executor of a ``SessionPool``: runs the pool's jobs through a ``SchemeDeliveryQueue``.
 ///
 /// This is how the pool honours an engine's thread affinity: an actor whose executor is the GLib
 /// main context (or the main queue) runs every line of the pool — and every `nonisolated(nonsending)`
 /// session method it calls — there.
 final class SessionPoolExecutor: SerialExecutor {
-    let base: any SchemeTaskExecutor
+    let base: any SchemeDeliveryQueue
 
-    init(_ base: any SchemeTaskExecutor) {
+    init(_ base: any SchemeDeliveryQueue) {
         self.base = base
     }
 

@@ -4,8 +4,16 @@ import Foundation
 /// holds the fetch alive. A plain value type, tested without threads; ``PreloadFetch`` wraps it in
 /// a lock.
 ///
-/// Chunks are kept from the start while new tasks may still join (they must get the whole body);
-/// once the fetch is closed to joiners, chunks every cursor has passed are dropped.
+/// Bounded per fetch, following the slowest reader:
+/// - Chunks are kept from the start while new tasks may still join (they must get the whole body)
+///   and the buffer is within ``highWatermark``. Past it, chunks every cursor has passed are
+///   dropped; from then on the fetch is *truncated* and takes no new cursor (a late request
+///   starts a fetch of its own rather than getting a body without its start). Once the fetch is
+///   closed to joiners, passed chunks are dropped at once.
+/// - The upstream must wait (``upstreamMustWait``) while the slowest cursor — or, for an
+///   unclaimed preload, the whole buffer — has ``highWatermark`` bytes or more unread, until it is
+///   down to ``lowWatermark`` (``upstreamMayResume``). So a fetch holds at most about
+///   `highWatermark` plus one chunk, however large the body and however slow its readers.
 struct PreloadBuffer {
     /// What a cursor gets next.
     enum Update {
@@ -36,10 +44,33 @@ struct PreloadBuffer {
     /// Whether new tasks may still attach (the fetch is in the preloader's table).
     private(set) var joinable = true
     private(set) var cancelled = false
+    /// The cap on unread bytes before the upstream waits.
+    let highWatermark: Int
+    /// Unread bytes at which a waiting upstream continues.
+    let lowWatermark: Int
 
-    init(preloadHold: Bool) {
+    init(preloadHold: Bool, highWatermark: Int = .max, lowWatermark: Int? = nil) {
         self.preloadHold = preloadHold
+        self.highWatermark = max(1, highWatermark)
+        self.lowWatermark = min(lowWatermark ?? self.highWatermark / 4, self.highWatermark)
     }
+
+    /// Whether chunks from the start were dropped: new cursors can no longer get the whole body.
+    var isTruncated: Bool { base > 0 }
+
+    /// Bytes the slowest cursor has not read yet; every buffered byte while no cursor is attached.
+    var unreadBytes: Int {
+        guard let low = cursors.values.min() else { return bufferedBytes }
+        var unread = 0
+        for chunk in chunks[max(0, low - base)...] { unread += chunk.count }
+        return unread
+    }
+
+    /// Whether the upstream must stop reading now (the slowest reader is a window behind).
+    var upstreamMustWait: Bool { !isEnded && unreadBytes >= highWatermark }
+
+    /// Whether a waiting upstream may continue.
+    var upstreamMayResume: Bool { isEnded || unreadBytes <= lowWatermark }
 
     var isEnded: Bool { isComplete || failure != nil || cancelled }
     var holders: Int { cursors.count + (preloadHold ? 1 : 0) }
@@ -58,7 +89,7 @@ struct PreloadBuffer {
         chunks.append(chunk)
         bufferedBytes += chunk.count
         receivedBytes += chunk.count
-        return chunk.count
+        return chunk.count - trim()
     }
 
     mutating func complete() {
@@ -76,7 +107,7 @@ struct PreloadBuffer {
     /// Attaches a new cursor at the start; `nil` once the fetch was cancelled or closed to joiners.
     /// The first attach claims a preload (its hold passes to the task).
     mutating func attach() -> (id: Int, claimedPreload: Bool)? {
-        guard joinable, !cancelled else { return nil }
+        guard joinable, !cancelled, !isTruncated else { return nil }
         let id = nextID
         nextID += 1
         cursors[id] = base
@@ -120,9 +151,11 @@ struct PreloadBuffer {
         return freed
     }
 
-    /// Drops chunks every cursor has passed, when no joiner can come any more.
+    /// Drops chunks every cursor has passed, when no joiner can come any more or the buffer is
+    /// past its high watermark (which truncates the fetch for joiners).
     private mutating func trim() -> Int {
-        guard !joinable, !preloadHold else { return 0 }
+        guard !preloadHold else { return 0 }
+        guard !joinable || (bufferedBytes > highWatermark && !cursors.isEmpty) else { return 0 }
         let low = cursors.values.min() ?? (base + chunks.count)
         let count = low - base
         guard count > 0 else { return 0 }

@@ -9,6 +9,8 @@ final class PreloadFetch: Sendable {
         var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
         var upstream: Task<Void, Never>?
         var firstByteAt: ContinuousClock.Instant?
+        /// The upstream reader, suspended while the slowest cursor is a window behind.
+        var upstreamWaiter: CheckedContinuation<Void, Never>?
     }
 
     let key: PreloadKey
@@ -22,7 +24,7 @@ final class PreloadFetch: Sendable {
     /// Started by `preload(_:)` rather than by an engine request.
     let startedByPreload: Bool
     private let memory: PreloadMemory
-    private let inner: LockedState<Inner>
+    private let inner: Locked<Inner>
 
     init(
         key: PreloadKey,
@@ -30,7 +32,8 @@ final class PreloadFetch: Sendable {
         createdAt: ContinuousClock.Instant,
         sequence: Int,
         preload: Bool,
-        memory: PreloadMemory
+        memory: PreloadMemory,
+        bufferLimit: Int = .max
     ) {
         self.key = key
         self.logicalURL = logicalURL
@@ -38,7 +41,7 @@ final class PreloadFetch: Sendable {
         self.sequence = sequence
         self.startedByPreload = preload
         self.memory = memory
-        self.inner = LockedState(Inner(buffer: PreloadBuffer(preloadHold: preload)))
+        self.inner = Locked(Inner(buffer: PreloadBuffer(preloadHold: preload, highWatermark: bufferLimit)))
     }
 
     deinit {
@@ -64,7 +67,38 @@ final class PreloadFetch: Sendable {
         mutate { inner in
             let grown = inner.buffer.receive(chunk)
             if grown > 0 { memory.bytes.add(grown, ordering: .relaxed) }
+            if grown < 0 { memory.bytes.subtract(-grown, ordering: .relaxed) }
         }
+    }
+
+    /// Suspends the upstream reader while the slowest cursor (or an unclaimed preload's whole
+    /// buffer) is ``PreloadBuffer/highWatermark`` bytes behind, until it has caught up to the low
+    /// watermark, the fetch ended, or the reading task was cancelled.
+    func waitForRoom() async {
+        guard inner.withLock({ $0.buffer.upstreamMustWait }) else { return }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let ready = inner.withLock { inner -> Bool in
+                    if Task.isCancelled || inner.buffer.upstreamMayResume { return true }
+                    inner.upstreamWaiter = continuation
+                    return false
+                }
+                if ready { continuation.resume() }
+            }
+        } onCancel: {
+            let waiter = inner.withLock { inner -> CheckedContinuation<Void, Never>? in
+                defer { inner.upstreamWaiter = nil }
+                return inner.upstreamWaiter
+            }
+            waiter?.resume()
+        }
+    }
+
+    /// The waiting upstream reader, taken when it may continue.
+    private static func readyUpstream(_ inner: inout Inner) -> CheckedContinuation<Void, Never>? {
+        guard inner.upstreamWaiter != nil, inner.buffer.upstreamMayResume else { return nil }
+        defer { inner.upstreamWaiter = nil }
+        return inner.upstreamWaiter
     }
 
     func complete() {
@@ -121,9 +155,11 @@ final class PreloadFetch: Sendable {
         let (freed, cancel, upstream, waiters) = inner.withLock {
             inner -> (Int, Bool, Task<Void, Never>?, [CheckedContinuation<Void, Never>]) in
             let (freed, action) = change(&inner.buffer)
-            guard action == .cancelUpstream else { return (freed, false, nil, []) }
+            // The slowest reader may have left: the upstream may continue.
+            let ready = Self.readyUpstream(&inner).map { [$0] } ?? []
+            guard action == .cancelUpstream else { return (freed, false, nil, ready) }
             defer { inner.waiters = [:] }
-            return (freed, true, inner.upstream, Array(inner.waiters.values))
+            return (freed, true, inner.upstream, Array(inner.waiters.values) + ready)
         }
         if freed > 0 { memory.bytes.subtract(freed, ordering: .relaxed) }
         for waiter in waiters { waiter.resume() }
@@ -138,8 +174,13 @@ final class PreloadFetch: Sendable {
     /// task was cancelled.
     func update(for id: Int, headSent: Bool) async -> PreloadBuffer.Update? {
         while true {
-            let (update, freed) = inner.withLock { $0.buffer.next(for: id, headSent: headSent) }
+            let (update, freed, upstream) = inner.withLock {
+                inner -> (PreloadBuffer.Update?, Int, CheckedContinuation<Void, Never>?) in
+                let (update, freed) = inner.buffer.next(for: id, headSent: headSent)
+                return (update, freed, Self.readyUpstream(&inner))
+            }
             if freed > 0 { memory.bytes.subtract(freed, ordering: .relaxed) }
+            upstream?.resume()
             if let update { return update }
             if Task.isCancelled { return nil }
             await withTaskCancellationHandler {

@@ -27,9 +27,23 @@ import Synchronization
 ///   upstream request is cancelled only when no task and no preload holds it.
 /// - **Expiry.** An unclaimed preload is dropped ``Configuration/expiry`` after it started
 ///   (checked on every call, and by ``removeExpired()``).
-/// - **Memory.** Buffered bytes of all fetches are counted; above
+/// - **Memory, per fetch (back-pressure).** A fetch buffers at most
+///   ``Configuration/fetchBufferLimit`` unread bytes (plus one chunk): past it the upstream stops
+///   reading (and so pauses the HTTP client's own bounded buffer) until the *slowest* attached
+///   task has caught up to a quarter of it. An unclaimed preload stops there and waits for its
+///   task. Chunks every attached task has read are dropped once the buffer passes the limit, so
+///   a claimed large fetch never holds its whole body.
+/// - **Late requests.** A request joins a running fetch only while the fetch still has its first
+///   byte; once its readers are past the window and its start was dropped, a new request for the
+///   URL starts a fetch of its own (which replaces the old one for later requests) — it never gets
+///   a body without its beginning. The old fetch's tasks keep theirs.
+/// - **Memory, overall.** Buffered bytes of all fetches are counted; above
 ///   ``Configuration/memoryLimit`` the oldest unclaimed preload is dropped. A fetch that left the
 ///   table (complete, or claimed and complete) keeps only the chunks some task has not read yet.
+/// - **Timeouts.** ``NetworkUpstream/timeout`` bounds the whole upstream exchange, time spent
+///   waiting for a slow reader included: an unclaimed preload larger than
+///   ``Configuration/fetchBufferLimit`` that nobody claims within it fails (its task then gets
+///   what was buffered, then a failure).
 /// - **Failures.** As ``NetworkFallbackHandler``: 502/504 before the head, a failed task after.
 /// - **Timings.** Each engine request's ``PreloadTiming`` goes to ``Configuration/onTiming`` and
 ///   to ``recentTimings``.
@@ -43,6 +57,9 @@ public final class Preloader: Sendable {
         public var memoryLimit: Int
         /// How many timings ``Preloader/recentTimings`` keeps. Default: 64.
         public var timingHistory: Int
+        /// The most unread body bytes one fetch buffers before its upstream waits for the slowest
+        /// reader (the high watermark; reading resumes at a quarter of it). Default: 2 MiB.
+        public var fetchBufferLimit: Int
         /// Called with each engine request's timing when it ends. Default: `nil`.
         public var onTiming: (@Sendable (PreloadTiming) -> Void)?
 
@@ -52,16 +69,19 @@ public final class Preloader: Sendable {
         ///   - expiry: Unclaimed preload lifetime. Default: 180 s.
         ///   - memoryLimit: Buffered bytes bound. Default: 32 MiB.
         ///   - timingHistory: Timings kept. Default: 64.
+        ///   - fetchBufferLimit: Unread bytes one fetch buffers before pausing. Default: 2 MiB.
         ///   - onTiming: Timing observer. Default: none.
         public init(
             expiry: Duration = .seconds(180),
             memoryLimit: Int = 32 << 20,
             timingHistory: Int = 64,
+            fetchBufferLimit: Int = 2 << 20,
             onTiming: (@Sendable (PreloadTiming) -> Void)? = nil
         ) {
             self.expiry = expiry
             self.memoryLimit = memoryLimit
             self.timingHistory = timingHistory
+            self.fetchBufferLimit = fetchBufferLimit
             self.onTiming = onTiming
         }
     }
@@ -87,7 +107,7 @@ public final class Preloader: Sendable {
     public let configuration: Configuration
     private let now: @Sendable () -> ContinuousClock.Instant
     private let memory = PreloadMemory()
-    private let state = LockedState(State())
+    private let state = Locked(State())
     private let direct: NetworkFallbackHandler
 
     /// Creates a preloader.
@@ -310,7 +330,8 @@ public final class Preloader: Sendable {
             createdAt: now(),
             sequence: state.sequence,
             preload: preload,
-            memory: memory
+            memory: memory,
+            bufferLimit: configuration.fetchBufferLimit
         )
         state.entries[key] = fetch
         return fetch
@@ -325,6 +346,9 @@ public final class Preloader: Sendable {
                 for try await chunk in response.body {
                     fetch.receive(chunk)
                     self.enforceMemoryBound()
+                    // Back-pressure: stop pulling (so the client pauses too) while the slowest
+                    // reader is a window behind.
+                    await fetch.waitForRoom()
                 }
                 try Task.checkCancellation()
                 fetch.complete()

@@ -2,7 +2,7 @@ import Foundation
 
 /// A writer that forwards to another and notes when the head, the first byte and the finish went
 /// through: the timings of requests that bypass the shared fetches.
-final class TimingWriter<Base: SchemeResponseWriter>: SchemeResponseWriter {
+final class TimingWriter<Base: SchemeResponseWriter>: SchemeForwardingWriter {
     private struct Marks {
         var head: ContinuousClock.Instant?
         var firstByte: ContinuousClock.Instant?
@@ -11,9 +11,9 @@ final class TimingWriter<Base: SchemeResponseWriter>: SchemeResponseWriter {
         var bytes = 0
     }
 
-    private let base: Base
+    let base: Base
     private let asked: ContinuousClock.Instant
-    private let marks = LockedState(Marks())
+    private let marks = Locked(Marks())
 
     init(base: Base, asked: ContinuousClock.Instant) {
         self.base = base
@@ -25,18 +25,12 @@ final class TimingWriter<Base: SchemeResponseWriter>: SchemeResponseWriter {
         marks.withLock { $0.head = .now }
     }
 
-    func write(_ data: Data) async throws {
-        try await base.write(data)
+    func write(_ body: SchemeBody) async throws {
+        try await base.write(body)
         marks.withLock { marks in
-            if marks.firstByte == nil, !data.isEmpty { marks.firstByte = .now }
-            marks.bytes += data.count
+            if marks.firstByte == nil, !body.isEmpty { marks.firstByte = .now }
+            marks.bytes += body.count
         }
-    }
-
-    func makeBody<Failure: Error>(
-        count: Int, fill: (UnsafeMutableRawBufferPointer) throws(Failure) -> Int
-    ) throws(Failure) -> Data {
-        try base.makeBody(count: count, fill: fill)
     }
 
     func finish() async throws {

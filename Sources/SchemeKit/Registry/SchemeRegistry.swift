@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 
 /// Handlers by scheme, host and path prefix; the entry point every engine adapter calls.
@@ -19,7 +20,7 @@ import HTTPTypes
 ///
 /// The registry is `Sendable`; registration and dispatch may happen from any thread.
 public final class SchemeRegistry: Sendable {
-    private let table = LockedRouteTable()
+    private let table = Locked(RouteTable())
     let counters = SchemeTaskCounters()
 
     /// Creates an empty registry.
@@ -77,19 +78,72 @@ public final class SchemeRegistry: Sendable {
     ///   - request: The request.
     ///   - sink: The engine side that receives the response.
     public func task(for request: SchemeRequest, sink: some SchemeTaskSink) -> SchemeTask {
+        SchemeTask(storage: storage(for: request, sink: sink))
+    }
+
+    /// Wraps an engine request in a guarded task whose sink is made for it, so the sink can stop
+    /// its own task (an engine callback saying "the view went away" reaches the sink first).
+    ///
+    /// ```swift
+    /// let task = registry.task(for: request) { task in
+    ///     EngineSink(onCancel: { task.stop() })
+    /// }
+    /// task.start()
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - makeSink: Makes the sink, given the task. It runs once, before this method returns;
+    ///     it may keep the task but must not start it. The task lets go of the sink once the
+    ///     handler has returned, so a sink that holds its task makes no lasting cycle.
+    public func task(for request: SchemeRequest, makeSink: (SchemeTask) -> some SchemeTaskSink) -> SchemeTask {
+        let storage = storage(for: request, sink: DetachedSink())
+        let task = SchemeTask(storage: storage)
+        storage.attach(makeSink(task))
+        return task
+    }
+
+    private func storage(for request: SchemeRequest, sink: some SchemeTaskSink) -> GuardedTask {
         let route = table.withLock { $0.route(scheme: request.scheme, host: request.host, path: request.path) }
-        let storage: GuardedTask
         if let route, route.allows(request.method) {
-            storage = GuardedTask(
+            return GuardedTask(
                 request: request, sink: sink, handler: route.handler, handlerName: route.name, counters: counters)
         } else if let route {
             let filter = MethodNotAllowedHandler(allowed: route.methods)
-            storage = GuardedTask(
+            return GuardedTask(
                 request: request, sink: sink, handler: filter, handlerName: filter.name, counters: counters)
         } else {
-            storage = GuardedTask(request: request, sink: sink, handler: nil, handlerName: "", counters: counters)
+            return GuardedTask(request: request, sink: sink, handler: nil, handlerName: "", counters: counters)
         }
-        return SchemeTask(storage: storage)
+    }
+
+    /// Fetches `request` through the handler chain into memory: for native code that wants what
+    /// the web view would get (a cached image for a native view, a JSON file from the package).
+    ///
+    /// Runs like any engine request (same routes, same 404/405, counted in ``metrics``); the
+    /// handler runs in its own Swift task, so cancelling the caller stops it.
+    ///
+    /// ```swift
+    /// let logo = try await registry.response(for: SchemeRequest(url: URL(string: "app://localhost/img/logo.png")!))
+    /// if logo.head.status == .ok { imageView.image = UIImage(data: logo.body) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - limit: The largest body accepted, in bytes. Default: 16 MiB.
+    /// - Returns: The response head and the whole body. Error statuses (404, 416…) are returned,
+    ///   not thrown.
+    /// - Throws: ``SchemeCollectedResponse/Error/bodyTooLarge(limit:)`` when the body passes
+    ///   `limit` (the task is stopped at that point); the handler's error when the task failed;
+    ///   `CancellationError` when the calling task was cancelled.
+    public func response(for request: SchemeRequest, limit: Int = 16 << 20) async throws -> SchemeCollectedResponse {
+        let collector = SchemeResponseCollector(limit: limit)
+        let task = task(for: request) { task in
+            collector.task = task
+            return collector
+        }
+        await task.run()
+        return try collector.result()
     }
 
     /// Runs `request` to completion against `sink` in the calling task.

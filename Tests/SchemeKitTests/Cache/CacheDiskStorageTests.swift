@@ -121,6 +121,8 @@ struct CacheDiskStorageTests {
         defer { directory.remove() }
         let disk = try open(directory)
         for round in 0..<5 { try disk.store(testBytes(4096, seed: UInt8(round)), forKey: "a") }
+        // The index is written debounced, on its own queue: let a write in flight finish.
+        disk.flush()
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         #expect(names.filter { $0.hasPrefix(".tmp-") }.isEmpty)
         #expect(names.filter { $0.hasSuffix(".entry") }.count == 1)

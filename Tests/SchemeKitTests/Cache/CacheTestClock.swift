@@ -10,7 +10,7 @@ final class CacheTestClock: Clock, Sendable {
         static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
     }
 
-    private let current = Mutex(Instant(offset: .zero))
+    private let current = Locked(Instant(offset: .zero))
 
     var now: Instant { current.withLock { $0 } }
     var minimumResolution: Duration { .nanoseconds(1) }

@@ -26,7 +26,7 @@ struct CacheTemporaryDirectory {
 
 /// Collects warnings sent to an `onWarning` closure.
 final class WarningLog: Sendable {
-    private let messages = Mutex<[String]>([])
+    private let messages = Locked<[String]>([])
 
     var sink: @Sendable (String) -> Void {
         { [self] message in messages.withLock { $0.append(message) } }
@@ -42,7 +42,7 @@ func testBytes(_ count: Int, seed: UInt8 = 1) -> Data {
 
 /// A thread-safe counter.
 final class CacheCounter: Sendable {
-    private let value = Mutex(0)
+    private let value = Locked(0)
 
     func increment() { value.withLock { $0 += 1 } }
 

@@ -107,7 +107,7 @@ final class DiscardingCountingSink: SchemeTaskSink {
         var peakRSS: Int64 = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     let sampleEvery: Int
 
     init(sampleEvery: Int = 256) {
@@ -116,9 +116,9 @@ final class DiscardingCountingSink: SchemeTaskSink {
 
     func receive(_ response: SchemeResponse) { state.withLock { $0.status = response.status.code } }
 
-    func receive(_ data: Data) {
+    func receive(_ body: SchemeBody) {
         let sample = state.withLock { state -> Bool in
-            state.bytes += Int64(data.count)
+            state.bytes += Int64(body.count)
             state.chunks += 1
             return state.chunks % sampleEvery == 0
         }

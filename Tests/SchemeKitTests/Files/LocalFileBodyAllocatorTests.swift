@@ -9,35 +9,47 @@ extension FilesTests {
         /// A sink that lends its own buffers and checks that the chunks it receives are those
         /// buffers (the engine could pass them on without a copy).
         final class LendingSink: SchemeTaskSink, SchemeBodyAllocator {
+            /// The engine's own buffer type, recognised by type when it comes back.
+            struct LentBuffer: SchemeBodyBuffer {
+                let bytes: Data
+                var count: Int { bytes.count }
+                func withUnsafeBytes<Result, Failure: Error>(
+                    _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
+                ) throws(Failure) -> Result {
+                    try SchemeBody(bytes).withUnsafeBytes(body)
+                }
+                func slice(_ range: Range<Int>) -> LentBuffer {
+                    LentBuffer(
+                        bytes: bytes.subdata(
+                            in: (bytes.startIndex + range.lowerBound)..<(bytes.startIndex + range.upperBound)))
+                }
+            }
             struct State {
-                var lent: Set<UInt> = []
                 var body = Data()
                 var chunks = 0
                 var chunksInLentMemory = 0
                 var status = 0
                 var finished = false
             }
-            let state = Mutex(State())
+            let state = Locked(State())
 
             var bodyAllocator: (any SchemeBodyAllocator)? { self }
 
             func makeBody<Failure: Error>(
                 count: Int, fill: (UnsafeMutableRawBufferPointer) throws(Failure) -> Int
-            ) throws(Failure) -> Data {
-                let data = try MallocBodyAllocator().makeBody(count: count, fill: fill)
-                let address = data.withUnsafeBytes { UInt(bitPattern: $0.baseAddress) }
-                state.withLock { _ = $0.lent.insert(address) }
-                return data
+            ) throws(Failure) -> SchemeBody {
+                let body = try MallocBodyAllocator().makeBody(count: count, fill: fill)
+                return SchemeBody(engineBuffer: LentBuffer(bytes: body.data))
             }
 
             func receive(_ response: SchemeResponse) { state.withLock { $0.status = response.status.code } }
 
-            func receive(_ data: Data) {
-                let address = data.withUnsafeBytes { UInt(bitPattern: $0.baseAddress) }
+            func receive(_ body: SchemeBody) {
+                let lent = body.engineBuffer(as: LentBuffer.self) != nil
                 state.withLock {
                     $0.chunks += 1
-                    if $0.lent.contains(address) { $0.chunksInLentMemory += 1 }
-                    $0.body.append(data)
+                    if lent { $0.chunksInLentMemory += 1 }
+                    $0.body.append(body.data)
                 }
             }
 
@@ -88,7 +100,7 @@ extension FilesTests {
                 buffer.copyBytes(from: [1, 2, 3])
                 return 3
             }
-            #expect(data == Data([1, 2, 3]))
+            #expect(data.data == Data([1, 2, 3]))
             #expect(allocator.makeBody(count: 8) { _ in 0 }.isEmpty)
             #expect(throws: FillFailure()) {
                 try allocator.makeBody(count: 8) { (_) throws(FillFailure) -> Int in throw FillFailure() }

@@ -131,8 +131,10 @@ extension FilesTests {
             }
             let chained = try await exchange(SchemeHandlerChain(handler, fallback), "app://localhost/missing.js")
             #expect(chained.text == "from network")
-            // A missing root passes too (an offline store with no active version yet).
-            let noRoot = LocalFileHandler(root: fixture.base.appendingPathComponent("nope"))
+            // A missing root fails instead (see LocalFileRootTests), unless asked to pass.
+            let noRoot = LocalFileHandler(
+                configuration: .init(
+                    root: .directory(fixture.base.appendingPathComponent("nope")), unavailableRoot: .pass))
             #expect(try await exchange(noRoot, "app://localhost/index.html").wasPassed)
         }
 
@@ -184,7 +186,7 @@ extension FilesTests {
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
                 try Data(text.utf8).write(to: directory.appendingPathComponent("index.html"))
             }
-            let active = Mutex(v1)
+            let active = Locked(v1)
             let calls = Atomic(0)
             let handler = LocalFileHandler(
                 configuration: .init(
@@ -236,6 +238,10 @@ extension FilesTests {
             try fixture.write("list/a&b \"q\".txt", "x")
             try fixture.write("list/sub/x.txt", "x")
             try fixture.write("list/.secret", "x")
+            // A dot followed by a combining mark is one `Character` that is not "."; still a dotfile.
+            try fixture.write("list/.\u{301}hidden", "x")
+            // A directory whose name starts with a combining mark: its link keeps the separator.
+            try fixture.write("list/\u{301}dir/x.txt", "x")
             let handler = LocalFileHandler(configuration: .init(root: .directory(fixture.root), directoryListing: true))
             let result = try await exchange(handler, "app://localhost/list/")
             #expect(result.status == 200)
@@ -247,7 +253,12 @@ extension FilesTests {
             #expect(html.contains("a&amp;b &quot;q&quot;.txt"))
             #expect(html.contains("href=\"/list/sub/\""))
             #expect(!html.contains(".secret"))
+            #expect(!html.contains("hidden"))
+            #expect(html.contains("href=\"/list/%CC%81dir/\""))
             #expect(!html.contains(fixture.root.path))
+            // Inside that directory, the links name both components.
+            let inner = try await exchange(handler, "app://localhost/list/%CC%81dir/").text
+            #expect(inner.contains("href=\"/list/%CC%81dir/x.txt\""))
             // Off by default: the request is passed on.
             #expect(try await exchange(LocalFileHandler(root: fixture.root), "app://localhost/list/").wasPassed)
         }
@@ -265,8 +276,8 @@ final class CallbackSink: SchemeTaskSink {
     }
 
     func receive(_ response: SchemeResponse) { recording.receive(response) }
-    func receive(_ data: Data) {
-        recording.receive(data)
+    func receive(_ body: SchemeBody) {
+        recording.receive(body)
         onChunk(chunks.add(1, ordering: .relaxed).newValue)
     }
     func finish() { recording.finish() }

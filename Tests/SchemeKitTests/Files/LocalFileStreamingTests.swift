@@ -37,7 +37,7 @@ extension FilesTests {
             let handler = LocalFileHandler(configuration: .init(root: .directory(fixture.root), readMode: readMode))
             let registry = SchemeRegistry()
             try registry.register(handler, for: "app")
-            let taskBox = Mutex<SchemeTask?>(nil)
+            let taskBox = Locked<SchemeTask?>(nil)
             let sink = CallbackSink { chunk in
                 guard chunk == 3 else { return }
                 taskBox.withLock { $0 }?.stop()

@@ -13,7 +13,7 @@ struct CallbackHandlerAdapterTests {
         let chunks: Int
         let starts = Atomic<Int>(0)
         let stops = Atomic<Int>(0)
-        let tasks = Mutex<[CallbackSchemeTask]>([])
+        let tasks = Locked<[CallbackSchemeTask]>([])
         let started = Signal()
         let proceed = Signal()
         let done = Signal()

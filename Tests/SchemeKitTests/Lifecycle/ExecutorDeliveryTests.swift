@@ -14,14 +14,14 @@ struct ExecutorDeliveryTests {
         queue.setSpecific(key: key, value: true)
         let offQueue = Locked(0)
         final class QueueCheckingSink: SchemeTaskSink {
-            let executor: (any SchemeTaskExecutor)?
+            let deliveryQueue: (any SchemeDeliveryQueue)?
             let check: @Sendable () -> Void
             init(queue: DispatchQueue, check: @escaping @Sendable () -> Void) {
-                executor = queue
+                deliveryQueue = queue
                 self.check = check
             }
             func receive(_ response: SchemeResponse) { check() }
-            func receive(_ data: Data) { check() }
+            func receive(_ body: SchemeBody) { check() }
             func finish() { check() }
             func fail(_ error: any Error) { check() }
         }
@@ -38,20 +38,21 @@ struct ExecutorDeliveryTests {
 
     @Test func aStopBetweenAcceptAndDeliveryDropsTheWrite() async throws {
         let gate = GateExecutor()
-        let sink = RecordingSink(executor: gate)
+        let sink = RecordingSink(deliveryQueue: gate)
         let headWritten = Locked<Result<Void, any Error>?>(nil)
         let registry = SchemeRegistry()
         try registry.register(
             ClosureHandler { _, writer in
-                // Accepted by the state machine, then held by the paused executor.
-                try await writer.writeHead(SchemeResponse())
-                headWritten.withLock { $0 = .success(()) }
+                // Accepted by the state machine, then held by the paused executor: the stop
+                // releases the writer at once (it does not wait for the queue to drain).
                 do {
-                    try await writer.write(Data("x".utf8))
+                    try await writer.writeHead(SchemeResponse())
+                    headWritten.withLock { $0 = .success(()) }
                 } catch {
                     headWritten.withLock { $0 = .failure(error) }
                     throw error
                 }
+                try await writer.write(Data("x".utf8))
                 return .handled
             }, for: "app")
         let task = registry.task(for: try SchemeRequest("app://h/"), sink: sink)
@@ -69,7 +70,7 @@ struct ExecutorDeliveryTests {
         #expect(
             headWritten.value.map { if case .failure(let error) = $0 { error is CancellationError } else { false } }
                 == true)
-        #expect(task.metrics.writesDroppedAfterStop == 2)  // the held head and the body after it
+        #expect(task.metrics.writesDroppedAfterStop == 1)  // the held head
         #expect(task.metrics.stopped == 1)
     }
 
@@ -96,8 +97,8 @@ struct ExecutorDeliveryTests {
                 try await writer.finish()
                 return .handled
             }, for: "app")
-        for executor in [queue as (any SchemeTaskExecutor)?, nil] {
-            let sink = RecordingSink(executor: executor)
+        for executor in [queue as (any SchemeDeliveryQueue)?, nil] {
+            let sink = RecordingSink(deliveryQueue: executor)
             try await withTimeout { await registry.handle(try SchemeRequest("app://h/"), sink: sink) }
             #expect(sink.violations.isEmpty)
             #expect(sink.isFinished)
@@ -135,7 +136,7 @@ struct ExecutorDeliveryTests {
                 return .handled
             }, for: "app")
         for _ in 0..<200 {
-            let sink = RecordingSink(executor: queue)
+            let sink = RecordingSink(deliveryQueue: queue)
             try await withTimeout { await registry.handle(try SchemeRequest("app://h/"), sink: sink) }
             #expect(sink.violations.isEmpty)
             #expect(sink.terminalCount == 1)
@@ -154,7 +155,7 @@ struct ExecutorDeliveryTests {
             init() { (permits, grant) = AsyncStream.makeStream(of: Void.self) }
             func permit() { grant.yield(()) }
             func receive(_ response: SchemeResponse) { recording.receive(response) }
-            func receive(_ data: Data) { recording.receive(data) }
+            func receive(_ body: SchemeBody) { recording.receive(body) }
             func finish() { recording.finish() }
             func fail(_ error: any Error) { recording.fail(error) }
             func waitForCapacity() async {

@@ -129,7 +129,7 @@ struct StressTests {
                     let request = requests[Int(generator.next() % UInt64(requests.count))]
                     let stop = Stop.allCases[Int(generator.next() % UInt64(Stop.allCases.count))]
                     let delay = Int(generator.next() % 8)
-                    let executor: (any SchemeTaskExecutor)? = index % 2 == 0 ? nil : queues[index % queues.count]
+                    let executor: (any SchemeDeliveryQueue)? = index % 2 == 0 ? nil : queues[index % queues.count]
                     group.addTask {
                         await Self.runOne(
                             registry: registry, request: request, executor: executor, stop: stop, delay: delay)
@@ -157,9 +157,9 @@ struct StressTests {
     }
 
     private static func runOne(
-        registry: SchemeRegistry, request: SchemeRequest, executor: (any SchemeTaskExecutor)?, stop: Stop, delay: Int
+        registry: SchemeRegistry, request: SchemeRequest, executor: (any SchemeDeliveryQueue)?, stop: Stop, delay: Int
     ) async -> Outcome {
-        let sink = CountingSink(executor: executor)
+        let sink = CountingSink(deliveryQueue: executor)
         let task = registry.task(for: request, sink: sink)
         @Sendable func stopNow() {
             task.stop()

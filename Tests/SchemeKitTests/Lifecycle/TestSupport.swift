@@ -2,11 +2,11 @@ import Foundation
 import SchemeKit
 import Synchronization
 
-/// A value shared between a test and the handlers it drives.
+/// A value shared between a test and the handlers it drives (SchemeKit's lock, with a `value`).
 final class Locked<Value: Sendable>: Sendable {
-    private let storage: Mutex<Value>
+    private let storage: SchemeKit.Locked<Value>
 
-    init(_ value: Value) { storage = Mutex(value) }
+    init(_ value: Value) { storage = SchemeKit.Locked(value) }
 
     var value: Value { storage.withLock { $0 } }
 
@@ -62,8 +62,8 @@ func withTimeout<T: Sendable>(
 struct TimeoutError: Error {}
 
 /// An executor that holds jobs until the test releases them: the engine's main thread, paused.
-final class GateExecutor: SchemeTaskExecutor {
-    private let jobs = Mutex<[@Sendable () -> Void]>([])
+final class GateExecutor: SchemeDeliveryQueue {
+    private let jobs = Locked<[@Sendable () -> Void]>([])
     let submitted = Signal()
 
     func execute(_ job: @escaping @Sendable () -> Void) {

@@ -250,7 +250,7 @@ struct QueryAppendingClient: SchemeHTTPClient {
 
 /// A thread-safe counter for callbacks.
 final class Counter: Sendable {
-    private let storage = Mutex(0)
+    private let storage = Locked(0)
     func increment() { add(1) }
     func add(_ amount: Int) { storage.withLock { $0 += amount } }
     var value: Int { storage.withLock { $0 } }

@@ -18,6 +18,8 @@ final class OriginServer: Sendable {
         /// Responses waiting at a gate right now.
         var held: Int
         var hosts: [String]
+        /// Requests answered with 206 from a `Range` (`ranges=1`); `nil` from an older origin.
+        var ranged: Int?
     }
 
     struct LaunchError: Error, CustomStringConvertible {

@@ -14,7 +14,7 @@ final class FakeSession: PoolableSession {
     }
 
     let number: Int
-    let state = Mutex(State())
+    let state = SchemeKit.Locked(State())
     /// The queue the pool must call this session on, if any.
     let expectedQueue: DispatchSpecificKey<Int>?
 
@@ -65,7 +65,7 @@ final class FakeSession: PoolableSession {
 
 /// Makes numbered fake sessions and remembers them.
 final class FakeSessionFactory: Sendable {
-    let made = Mutex<[FakeSession]>([])
+    let made = Locked<[FakeSession]>([])
     let expectedQueue: DispatchSpecificKey<Int>?
 
     init(expectedQueue: DispatchSpecificKey<Int>? = nil) {

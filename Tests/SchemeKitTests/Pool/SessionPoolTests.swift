@@ -9,7 +9,7 @@ struct SessionPoolTests {
     func makePool(
         _ configuration: SessionPoolConfiguration,
         factory: FakeSessionFactory = FakeSessionFactory(),
-        executor: (any SchemeTaskExecutor)? = nil
+        executor: (any SchemeDeliveryQueue)? = nil
     ) -> SessionPool<FakeSession> {
         SessionPool(configuration: configuration, executor: executor) { factory.make() }
     }

@@ -6,7 +6,7 @@ import Testing
 
 /// A clock the tests move by hand: expiry without sleeping.
 final class ManualClock: Sendable {
-    private let instant = Mutex(ContinuousClock.now)
+    private let instant = Locked(ContinuousClock.now)
     var now: ContinuousClock.Instant { instant.withLock { $0 } }
     func advance(by duration: Duration) { instant.withLock { $0 += duration } }
 }

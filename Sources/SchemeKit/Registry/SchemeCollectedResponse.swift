@@ -1,0 +1,31 @@
+public import Foundation
+
+/// A whole response in memory: what ``SchemeRegistry/response(for:limit:)`` returns.
+public struct SchemeCollectedResponse: Sendable {
+    /// The response head.
+    public var head: SchemeResponse
+    /// The whole body (empty for HEAD and for bodiless statuses).
+    public var body: Data
+
+    /// Creates a collected response.
+    public init(head: SchemeResponse, body: Data) {
+        self.head = head
+        self.body = body
+    }
+
+    /// Why a response could not be collected.
+    public enum Error: Swift.Error, Hashable, Sendable, CustomStringConvertible {
+        /// The body grew past `limit` bytes; the task was stopped there.
+        case bodyTooLarge(limit: Int)
+        /// The task ended without a response head (it was stopped by the engine side).
+        case noResponse
+
+        /// A one-line explanation.
+        public var description: String {
+            switch self {
+            case .bodyTooLarge(let limit): "the response body is larger than the limit of \(limit) bytes"
+            case .noResponse: "the task ended without a response"
+            }
+        }
+    }
+}
