@@ -1,127 +1,133 @@
-// A child process for the package store's crash, concurrency and speed tests; not a product.
-//
-// usage: PackageInstallHelper <store-dir> <zip> [--version V] [--sha256 HEX] [--fault EVENT[:N]]
-//                             [--pause-after-lock MS] [--no-sync]
-//
-// --fault EVENT[:N]  SIGKILLs itself at the N-th (default first) install event named EVENT:
-//                    locked transferring transferred verified extracting extracted validated stored
-//                    recorded switching activated finished
-// --pause-after-lock sleeps MS milliseconds once the store lock is held (to overlap two installs).
-// Prints "locked <monotonic-ns>" when the lock is held, "finished <monotonic-ns>" at the last event
-// (still under the lock) and, on success, "active <version>". Errors print one line to stderr and exit 1.
-import Foundation
-import SchemeKitPackages
-import Synchronization
+// Built with the package trait `Packages` (on by default, through `Server`); without it the module is empty.
+#if Packages
+    // A child process for the package store's crash, concurrency and speed tests; not a product.
+    //
+    // usage: PackageInstallHelper <store-dir> <zip> [--version V] [--sha256 HEX] [--fault EVENT[:N]]
+    //                             [--pause-after-lock MS] [--no-sync]
+    //
+    // --fault EVENT[:N]  SIGKILLs itself at the N-th (default first) install event named EVENT:
+    //                    locked transferring transferred verified extracting extracted validated stored
+    //                    recorded switching activated finished
+    // --pause-after-lock sleeps MS milliseconds once the store lock is held (to overlap two installs).
+    // Prints "locked <monotonic-ns>" when the lock is held, "finished <monotonic-ns>" at the last event
+    // (still under the lock) and, on success, "active <version>". Errors print one line to stderr and exit 1.
+    import Foundation
+    import SchemeKitPackages
+    import Synchronization
+    import SchemeKit
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
+    #if canImport(Glibc)
+        import Glibc
+    #elseif canImport(Darwin)
+        import Darwin
+    #endif
+
+    func monotonicNanoseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+    }
+
+    func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+        exit(1)
+    }
+
+    func say(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    /// The parsed command line.
+    struct Options: Sendable {
+        var store: String
+        var zip: String
+        var version: String?
+        var sha256: String?
+        var faultName: String?
+        var faultCount = 1
+        var pauseMilliseconds = 0
+        var syncs = true
+
+        init(_ all: [String]) {
+            var arguments = all
+            func option(_ name: String) -> String? {
+                guard let index = arguments.firstIndex(of: name) else { return nil }
+                guard index + 1 < arguments.count else { fail("\(name) needs a value") }
+                let value = arguments[index + 1]
+                arguments.removeSubrange(index...index + 1)
+                return value
+            }
+            version = option("--version")
+            sha256 = option("--sha256")
+            if let fault = option("--fault") {
+                let parts = fault.split(separator: ":")
+                faultName = String(parts[0])
+                faultCount = parts.dropFirst().first.flatMap { Int($0) } ?? 1
+            }
+            pauseMilliseconds = option("--pause-after-lock").flatMap { Int($0) } ?? 0
+            syncs = !arguments.contains("--no-sync")
+            arguments.removeAll { $0 == "--no-sync" }
+            guard arguments.count == 2 else { fail("usage: PackageInstallHelper <store-dir> <zip> [options]") }
+            store = arguments[0]
+            zip = arguments[1]
+        }
+    }
+
+    /// Counts events by name; kills the process at the chosen one.
+    final class FaultInjector: Sendable {
+        let options: Options
+        let counts = Locked<[String: Int]>([:])
+
+        init(_ options: Options) { self.options = options }
+
+        func observe(_ event: PackageInstallEvent) {
+            let name = Self.name(event)
+            if name == "locked" {
+                say("locked \(monotonicNanoseconds())")
+                if options.pauseMilliseconds > 0 { usleep(UInt32(options.pauseMilliseconds) * 1000) }
+            }
+            if name == "finished" { say("finished \(monotonicNanoseconds())") }
+            let count = counts.withLock { counts in
+                counts[name, default: 0] += 1
+                return counts[name]!
+            }
+            if name == options.faultName && count == options.faultCount {
+                kill(getpid(), SIGKILL)
+            }
+        }
+
+        static func name(_ event: PackageInstallEvent) -> String {
+            switch event {
+            case .locked: "locked"
+            case .transferring: "transferring"
+            case .transferred: "transferred"
+            case .verified: "verified"
+            case .extracting: "extracting"
+            case .extracted: "extracted"
+            case .validated: "validated"
+            case .stored: "stored"
+            case .recorded: "recorded"
+            case .switching: "switching"
+            case .activated: "activated"
+            case .finished: "finished"
+            }
+        }
+    }
+
+    let options = Options(Array(CommandLine.arguments.dropFirst()))
+    let injector = FaultInjector(options)
+    do {
+        let store = try await PackageStore(
+            directory: URL(fileURLWithPath: options.store),
+            configuration: PackageStore.Configuration(syncsToDisk: options.syncs))
+        let installed = try await store.install(
+            PackageInstallRequest(
+                source: .file(URL(fileURLWithPath: options.zip)), version: options.version, sha256: options.sha256),
+            observer: { injector.observe($0) })
+        say("active \(installed.version)")
+    } catch {
+        fail("\(error)")
+    }
+#else
+    print("PackageInstallHelper needs the package trait `Packages`")
 #endif
-
-func monotonicNanoseconds() -> UInt64 {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
-}
-
-func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
-    exit(1)
-}
-
-func say(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
-}
-
-/// The parsed command line.
-struct Options: Sendable {
-    var store: String
-    var zip: String
-    var version: String?
-    var sha256: String?
-    var faultName: String?
-    var faultCount = 1
-    var pauseMilliseconds = 0
-    var syncs = true
-
-    init(_ all: [String]) {
-        var arguments = all
-        func option(_ name: String) -> String? {
-            guard let index = arguments.firstIndex(of: name) else { return nil }
-            guard index + 1 < arguments.count else { fail("\(name) needs a value") }
-            let value = arguments[index + 1]
-            arguments.removeSubrange(index...index + 1)
-            return value
-        }
-        version = option("--version")
-        sha256 = option("--sha256")
-        if let fault = option("--fault") {
-            let parts = fault.split(separator: ":")
-            faultName = String(parts[0])
-            faultCount = parts.dropFirst().first.flatMap { Int($0) } ?? 1
-        }
-        pauseMilliseconds = option("--pause-after-lock").flatMap { Int($0) } ?? 0
-        syncs = !arguments.contains("--no-sync")
-        arguments.removeAll { $0 == "--no-sync" }
-        guard arguments.count == 2 else { fail("usage: PackageInstallHelper <store-dir> <zip> [options]") }
-        store = arguments[0]
-        zip = arguments[1]
-    }
-}
-
-/// Counts events by name; kills the process at the chosen one.
-final class FaultInjector: Sendable {
-    let options: Options
-    let counts = Mutex<[String: Int]>([:])
-
-    init(_ options: Options) { self.options = options }
-
-    func observe(_ event: PackageInstallEvent) {
-        let name = Self.name(event)
-        if name == "locked" {
-            say("locked \(monotonicNanoseconds())")
-            if options.pauseMilliseconds > 0 { usleep(UInt32(options.pauseMilliseconds) * 1000) }
-        }
-        if name == "finished" { say("finished \(monotonicNanoseconds())") }
-        let count = counts.withLock { counts in
-            counts[name, default: 0] += 1
-            return counts[name]!
-        }
-        if name == options.faultName && count == options.faultCount {
-            kill(getpid(), SIGKILL)
-        }
-    }
-
-    static func name(_ event: PackageInstallEvent) -> String {
-        switch event {
-        case .locked: "locked"
-        case .transferring: "transferring"
-        case .transferred: "transferred"
-        case .verified: "verified"
-        case .extracting: "extracting"
-        case .extracted: "extracted"
-        case .validated: "validated"
-        case .stored: "stored"
-        case .recorded: "recorded"
-        case .switching: "switching"
-        case .activated: "activated"
-        case .finished: "finished"
-        }
-    }
-}
-
-let options = Options(Array(CommandLine.arguments.dropFirst()))
-let injector = FaultInjector(options)
-do {
-    let store = try await PackageStore(
-        directory: URL(fileURLWithPath: options.store),
-        configuration: PackageStore.Configuration(syncsToDisk: options.syncs))
-    let installed = try await store.install(
-        PackageInstallRequest(
-            source: .file(URL(fileURLWithPath: options.zip)), version: options.version, sha256: options.sha256),
-        observer: { injector.observe($0) })
-    say("active \(installed.version)")
-} catch {
-    fail("\(error)")
-}

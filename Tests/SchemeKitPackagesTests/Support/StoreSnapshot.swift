@@ -1,56 +1,59 @@
-import Foundation
+// Built with the package trait `Packages` (on by default, through `Server`); without it the module is empty.
+#if Packages
+    import Foundation
 
-/// Everything observable in a store directory: each file's bytes, each link's target, each directory.
-///
-/// Two equal snapshots mean the store is unchanged byte for byte (the lock file is ignored).
-struct StoreSnapshot: Equatable, CustomStringConvertible {
-    enum Node: Equatable {
-        case file(Data)
-        case directory
-        case link(String)
-    }
+    /// Everything observable in a store directory: each file's bytes, each link's target, each directory.
+    ///
+    /// Two equal snapshots mean the store is unchanged byte for byte (the lock file is ignored).
+    struct StoreSnapshot: Equatable, CustomStringConvertible {
+        enum Node: Equatable {
+            case file(Data)
+            case directory
+            case link(String)
+        }
 
-    var nodes: [String: Node] = [:]
+        var nodes: [String: Node] = [:]
 
-    init(_ root: URL) throws {
-        let manager = FileManager.default
-        guard let enumerator = manager.enumerator(atPath: root.path) else { return }
-        while let relative = enumerator.nextObject() as? String {
-            if relative == ".lock" { continue }
-            let path = root.appending(path: relative).path
-            let attributes = try manager.attributesOfItem(atPath: path)
-            switch attributes[.type] as? FileAttributeType {
-            case .typeSymbolicLink?: nodes[relative] = .link(try manager.destinationOfSymbolicLink(atPath: path))
-            case .typeDirectory?: nodes[relative] = .directory
-            default: nodes[relative] = .file(try Data(contentsOf: URL(fileURLWithPath: path)))
+        init(_ root: URL) throws {
+            let manager = FileManager.default
+            guard let enumerator = manager.enumerator(atPath: root.path) else { return }
+            while let relative = enumerator.nextObject() as? String {
+                if relative == ".lock" { continue }
+                let path = root.appending(path: relative).path
+                let attributes = try manager.attributesOfItem(atPath: path)
+                switch attributes[.type] as? FileAttributeType {
+                case .typeSymbolicLink?: nodes[relative] = .link(try manager.destinationOfSymbolicLink(atPath: path))
+                case .typeDirectory?: nodes[relative] = .directory
+                default: nodes[relative] = .file(try Data(contentsOf: URL(fileURLWithPath: path)))
+                }
             }
         }
+
+        var description: String { nodes.keys.sorted().joined(separator: "\n") }
     }
 
-    var description: String { nodes.keys.sorted().joined(separator: "\n") }
-}
-
-/// The files of a directory tree by relative path (for comparing an installed version with its package).
-func files(under root: URL) throws -> [String: Data] {
-    var result: [String: Data] = [:]
-    let manager = FileManager.default
-    guard let enumerator = manager.enumerator(atPath: root.path) else { return result }
-    while let relative = enumerator.nextObject() as? String {
-        var isDirectory: ObjCBool = false
-        let path = root.appending(path: relative).path
-        if manager.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
-            result[relative] = try Data(contentsOf: URL(fileURLWithPath: path))
+    /// The files of a directory tree by relative path (for comparing an installed version with its package).
+    func files(under root: URL) throws -> [String: Data] {
+        var result: [String: Data] = [:]
+        let manager = FileManager.default
+        guard let enumerator = manager.enumerator(atPath: root.path) else { return result }
+        while let relative = enumerator.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            let path = root.appending(path: relative).path
+            if manager.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                result[relative] = try Data(contentsOf: URL(fileURLWithPath: path))
+            }
         }
+        return result
     }
-    return result
-}
 
-/// Whether two file URLs name the same path (ignoring a trailing slash).
-func samePath(_ a: URL, _ b: URL) -> Bool {
-    func normal(_ url: URL) -> String {
-        var path = url.standardizedFileURL.path
-        while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
-        return path
+    /// Whether two file URLs name the same path (ignoring a trailing slash).
+    func samePath(_ a: URL, _ b: URL) -> Bool {
+        func normal(_ url: URL) -> String {
+            var path = url.standardizedFileURL.path
+            while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+            return path
+        }
+        return normal(a) == normal(b)
     }
-    return normal(a) == normal(b)
-}
+#endif
