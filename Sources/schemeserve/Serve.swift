@@ -1,158 +1,190 @@
-import ArgumentParser
-import Foundation
-import Logging
-import SchemeKitPackages
-import SchemeServe
+// Built with the package trait `Server` (on by default); without it the module is empty.
+#if Server
+    import ArgumentParser
+    import Foundation
+    import Logging
+    import SchemeKitPackages
+    import SchemeServe
 
-/// `schemeserve serve <directory>`: the dev server.
-struct Serve: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract:
-            "Serve a directory (or a package store's active version) as <scheme>://<app-host>/ at http://<bind>:<port>/.",
-        discussion: """
-            Every request goes through SchemeKit's handler chain, as in the app's web view: same
-            files, MIME types, ranges, validators and fallbacks. The first line on standard output
-            is "Serving <dir> as <scheme>://<host>/ at http://<bind>:<port>/" (with the real port;
-            "Serving package store <dir> as …" with --store).
-            Security defaults: loopback only, Host header checked, no CORS, no dotfiles, no listing.
-            With --store <dir> instead of a directory, the store's active version is served and
-            looked up again for every request, so `schemeserve package install` or `rollback` takes
-            effect on the next request without a restart (the small-file cache is off then, and
-            --watch is refused). Give exactly one of <directory> and --store.
-            """
-    )
+    /// `schemeserve serve <directory>`: the dev server.
+    struct Serve: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract:
+                "Serve a directory (or a package store's active version) as <scheme>://<app-host>/ at http://<bind>:<port>/.",
+            usage: """
+                schemeserve [serve] <directory> [<options>]
+                schemeserve [serve] --store <store> [<options>]
+                """,
+            discussion: """
+                Every request goes through SchemeKit's handler chain, as in the app's web view: same \
+                files, MIME types, ranges, validators and fallbacks. The first line on standard output is \
+                "Serving <dir> as <scheme>://<host>/ at http://<bind>:<port>/" (with the real port; \
+                "Serving package store <dir> as …" with --store).
 
-    @Argument(help: "The directory to serve (or use --store).")
-    var directory: String?
+                Security defaults: loopback only, Host header checked, no CORS, no dotfiles, no listing.
 
-    @Option(help: "Serve the active version of this package store instead of a directory.")
-    var store: String?
+                With --store <dir> instead of a directory, the store's active version is served and \
+                looked up again for every request, so `schemeserve package install` or `rollback` takes \
+                effect on the next request without a restart (--watch is refused \
+                then). Give exactly one of <directory> and --store.
 
-    @Option(help: "The scheme requests are translated to.")
-    var scheme = "app"
-
-    @Option(name: .customLong("app-host"), help: "The host of the translated requests (<scheme>://<app-host>/).")
-    var appHost = "localhost"
-
-    @Option(help: "The address to listen on. Anything but loopback prints a warning.")
-    var bind = "127.0.0.1"
-
-    @Option(help: "The TCP port; 0 picks a free one.")
-    var port = 8080
-
-    @Option(help: "An origin (https://origin.example) that answers paths no local file matches.")
-    var fallback: String?
-
-    @Flag(help: "Single-page app: extensionless paths that match nothing get /index.html.")
-    var spa = false
-
-    @Option(name: .customLong("image-cache"), help: "An image cache directory, in front of --fallback.")
-    var imageCache: String?
-
-    @Option(
-        name: .customLong("cors"), help: "Allow CORS from exactly this origin (repeatable). Default: no CORS headers.")
-    var cors: [String] = []
-
-    @Option(name: .customLong("allowed-host"), help: "Also answer this Host name (repeatable; *.name for subdomains).")
-    var allowedHosts: [String] = []
-
-    @Flag(help: "Serve dotfiles and dot-directories (.env, .git/). Default: 404.")
-    var dotfiles = false
-
-    @Flag(help: "List directories that have no index.html. Default: 404.")
-    var list = false
-
-    @Flag(help: "Live reload: poll the directory every 300 ms and reload open pages on change.")
-    var watch = false
-
-    @Option(name: .customLong("log-format"), help: "Log format on standard error: text or json.")
-    var logFormat: LogFormat = .text
-
-    @Flag(name: .customLong("no-access-log"), help: "Do not log one line per request.")
-    var noAccessLog = false
-
-    @Flag(name: .customLong("no-gzip"), help: "Do not gzip responses on the fly.")
-    var noGzip = false
-
-    func validate() throws {
-        switch (directory, store) {
-        case (nil, nil): throw ValidationError("give the directory to serve or --store <dir>")
-        case (.some, .some): throw ValidationError("give either a directory or --store, not both")
-        case (.some(let directory), nil):
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
-            else {
-                throw ValidationError("not a directory: \(directory)")
-            }
-        case (nil, .some(let store)):
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: store, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw ValidationError("no package store at \(store)")
-            }
-            if watch { throw ValidationError("--watch cannot be combined with --store") }
-        }
-        guard (0...65535).contains(port) else { throw ValidationError("invalid port: \(port)") }
-        if let fallback {
-            guard let url = URL(string: fallback), let scheme = url.scheme?.lowercased(),
-                ["http", "https"].contains(scheme),
-                url.host() != nil
-            else { throw ValidationError("invalid --fallback origin: \(fallback)") }
-        }
-        for origin in cors where origin == "*" || !(origin.hasPrefix("http://") || origin.hasPrefix("https://")) {
-            throw ValidationError("invalid --cors origin (an exact origin such as https://app.example): \(origin)")
-        }
-    }
-
-    func run() async throws {
-        let format = logFormat
-        LoggingSystem.bootstrap { label in StandardErrorLogHandler(label: label, format: format) }
-        var logger = Logger(label: "schemeserve")
-        logger.logLevel = .info
-
-        var configuration: ServeConfiguration
-        let shownRoot: String
-        if let store {
-            let packages = try await PackageStore(directory: StoreOptions.absolute(store))
-            _ = try packages.activeRoot()  // fails clearly now when nothing is installed
-            configuration = ServeConfiguration(root: packages.directory)
-            configuration.rootProvider = packages.rootProvider
-            shownRoot = "package store \(store)"
-        } else {
-            let directory = self.directory ?? "."
-            configuration = ServeConfiguration(root: URL(filePath: directory, directoryHint: .isDirectory))
-            shownRoot = directory
-        }
-        configuration.scheme = scheme
-        configuration.appHost = appHost
-        configuration.bindAddress = bind
-        configuration.port = port
-        configuration.fallbackOrigin = fallback.flatMap { URL(string: $0) }
-        configuration.spa = spa
-        configuration.imageCacheDirectory = imageCache.map { URL(filePath: $0, directoryHint: .isDirectory) }
-        configuration.corsOrigins = cors
-        configuration.allowedHosts = allowedHosts
-        configuration.dotfiles = dotfiles
-        configuration.listDirectories = list
-        configuration.watch = watch
-        configuration.gzip = !noGzip
-
-        let server = try SchemeServer(
-            configuration: configuration,
-            logger: logger,
-            accessLogger: noAccessLog ? .some(nil) : .none
+                Errors are one line on standard error, "schemeserve: error: <reason>", with exit code 64 \
+                for a usage error (bad option or value, missing directory or store) and 1 for a failure \
+                at run time (the port is in use).
+                """
         )
-        let scheme = self.scheme.lowercased()
-        let host = appHost.lowercased()
-        let urlHost = bind.contains(":") ? "[\(bind)]" : bind
-        try await server.run { address in
-            let line = "Serving \(shownRoot) as \(scheme)://\(host)/ at http://\(urlHost):\(address.port)/\n"
-            FileHandle.standardOutput.write(Data(line.utf8))
-        }
-        logger.info("stopped")
-    }
-}
 
-/// The `--log-format` values.
-enum LogFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, json
-}
+        @Argument(help: "The directory to serve (or use --store).")
+        var directory: String?
+
+        @Option(help: "Serve the active version of this package store instead of a directory.")
+        var store: String?
+
+        @Option(help: "The scheme requests are translated to.")
+        var scheme = "app"
+
+        @Option(name: .customLong("app-host"), help: "The host of the translated requests (<scheme>://<app-host>/).")
+        var appHost = "localhost"
+
+        @Option(help: "The IP address to listen on. Anything but loopback prints a warning once listening.")
+        var bind = "127.0.0.1"
+
+        // A string, and read unconditionally, so that `--port -1` is reported as a bad port rather
+        // than as a missing value followed by an unknown option.
+        @Option(parsing: .unconditional, help: "The TCP port, 0 to 65535; 0 picks a free one.")
+        var port = "8080"
+
+        @Option(help: "An http(s) origin (https://origin.example) that answers paths no local file matches.")
+        var fallback: String?
+
+        @Flag(help: "Single-page app: extensionless paths that match nothing get /index.html.")
+        var spa = false
+
+        @Option(name: .customLong("image-cache"), help: "An image cache directory, in front of --fallback.")
+        var imageCache: String?
+
+        @Option(
+            name: .customLong("cors"),
+            help: "Allow CORS from exactly this origin (repeatable). Default: no CORS headers.")
+        var cors: [String] = []
+
+        @Option(
+            name: .customLong("allowed-host"), help: "Also answer this Host name (repeatable; *.name for subdomains).")
+        var allowedHosts: [String] = []
+
+        @Flag(help: "Serve dotfiles and dot-directories (.env, .git/). Default: 404.")
+        var dotfiles = false
+
+        @Flag(help: "List directories that have no index.html. Default: 404.")
+        var list = false
+
+        @Flag(help: "Live reload: poll the directory every 300 ms and reload open pages on change.")
+        var watch = false
+
+        @Option(name: .customLong("log-format"), help: "Log format on standard error: text or json.")
+        var logFormat: LogFormat = .text
+
+        @Flag(name: .customLong("no-access-log"), help: "Do not log one line per request.")
+        var noAccessLog = false
+
+        @Flag(name: .customLong("no-gzip"), help: "Do not gzip responses on the fly.")
+        var noGzip = false
+
+        func validate() throws {
+            switch (directory, store) {
+            case (nil, nil): throw ValidationError("give the directory to serve or --store <dir>")
+            case (.some, .some): throw ValidationError("give either a directory or --store, not both")
+            case (.some(let directory), nil):
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory),
+                    isDirectory.boolValue
+                else {
+                    throw ValidationError(
+                        "not a directory: \(directory) (give the directory to serve, or --store <store>)")
+                }
+            case (nil, .some(let store)):
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: store, isDirectory: &isDirectory), isDirectory.boolValue
+                else {
+                    throw ValidationError(StoreOptions.missingStoreMessage(store))
+                }
+                if watch { throw ValidationError("--watch cannot be combined with --store") }
+            }
+            guard portNumber != nil else {
+                throw ValidationError("invalid --port '\(port)': give a TCP port from 0 to 65535 (0 picks a free one)")
+            }
+            if let problem = BindAddress.problem(with: bind) { throw ValidationError(problem) }
+            if let fallback {
+                guard let url = URL(string: fallback), let scheme = url.scheme?.lowercased(),
+                    ["http", "https"].contains(scheme),
+                    url.host() != nil
+                else {
+                    throw ValidationError(
+                        "invalid --fallback '\(fallback)': give an http(s) origin such as https://origin.example")
+                }
+            }
+            for origin in cors where origin == "*" || !(origin.hasPrefix("http://") || origin.hasPrefix("https://")) {
+                throw ValidationError("invalid --cors '\(origin)': give an exact origin such as https://app.example")
+            }
+        }
+
+        /// `port` as a number, when it is one from 0 to 65535.
+        var portNumber: Int? {
+            guard let number = Int(port), (0...65535).contains(number) else { return nil }
+            return number
+        }
+
+        func run() async throws {
+            let format = logFormat
+            LoggingSystem.bootstrap { label in StandardErrorLogHandler(label: label, format: format) }
+            var logger = Logger(label: "schemeserve")
+            logger.logLevel = .info
+
+            var configuration: ServeConfiguration
+            let shownRoot: String
+            if let store {
+                let packages = try await PackageStore(directory: StoreOptions.absolute(store))
+                _ = try packages.activeRoot()  // fails clearly now when nothing is installed
+                configuration = ServeConfiguration(root: packages.directory)
+                configuration.rootProvider = packages.rootProvider
+                shownRoot = "package store \(store)"
+            } else {
+                let directory = self.directory ?? "."
+                configuration = ServeConfiguration(root: URL(filePath: directory, directoryHint: .isDirectory))
+                shownRoot = directory
+            }
+            configuration.scheme = scheme
+            configuration.appHost = appHost
+            configuration.bindAddress = bind
+            configuration.port = portNumber ?? 0
+            configuration.fallbackOrigin = fallback.flatMap { URL(string: $0) }
+            configuration.spa = spa
+            configuration.imageCacheDirectory = imageCache.map { URL(filePath: $0, directoryHint: .isDirectory) }
+            configuration.corsOrigins = cors
+            configuration.allowedHosts = allowedHosts
+            configuration.dotfiles = dotfiles
+            configuration.listDirectories = list
+            configuration.watch = watch
+            configuration.gzip = !noGzip
+
+            let server = try SchemeServer(
+                configuration: configuration,
+                logger: logger,
+                accessLogger: noAccessLog ? .some(nil) : .none
+            )
+            let scheme = self.scheme.lowercased()
+            let host = appHost.lowercased()
+            let urlHost = bind.contains(":") ? "[\(bind)]" : bind
+            try await server.run { address in
+                let line = "Serving \(shownRoot) as \(scheme)://\(host)/ at http://\(urlHost):\(address.port)/\n"
+                FileHandle.standardOutput.write(Data(line.utf8))
+            }
+            logger.info("stopped")
+        }
+    }
+
+    /// The `--log-format` values.
+    enum LogFormat: String, ExpressibleByArgument, CaseIterable {
+        case text, json
+    }
+#endif

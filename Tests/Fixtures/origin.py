@@ -8,7 +8,11 @@ process ended) or after --max-lifetime seconds, so it never outlives the tests.
 Every path is served; behaviour comes from the query string:
   delay=MS          wait before sending the response head
   status=N          status code (default 200)
-  size=N            body of N bytes (deterministic pattern), sent with Content-Length
+  size=N            body of N bytes (deterministic pattern), sent with Content-Length; above
+                    1 MiB it is written in 1 MiB blocks as it goes (size=1073741824 costs no memory)
+  ranges=1          with size: Accept-Ranges: bytes and ETag "size-N"; a `Range: bytes=A-` or
+                    `bytes=A-B` request whose If-Range matches (or that has none) gets 206 (counted
+                    as "ranged"); without ranges=1 a Range header is ignored (200)
   chunks=N          chunked body: N chunks ...
   chunk=N           ... of N bytes each (default 1024) ...
   interval=MS       ... with MS between chunks (default 0)
@@ -51,7 +55,7 @@ MAX_HOLD = 30.0
 
 
 def stats_for(path):
-    return STATS.setdefault(path, {"requests": 0, "completed": 0, "aborted": 0, "held": 0, "hosts": []})
+    return STATS.setdefault(path, {"requests": 0, "completed": 0, "aborted": 0, "held": 0, "ranged": 0, "hosts": []})
 
 
 def gate(identifier):
@@ -70,9 +74,25 @@ def client_closed(sock):
         return True
 
 
+_PERIOD = bytes((i * 7 + 13) % 251 for i in range(251))
+# The pattern repeats every 251 bytes: a tile of it, sliced, serves any offset without computing.
+_TILE = memoryview(_PERIOD * 8192)
+_BLOCK = 1 << 20
+
+
 def pattern(offset, count):
     """Deterministic bytes: byte i of the body is (i * 7 + 13) % 251."""
-    return bytes(((offset + i) * 7 + 13) % 251 for i in range(count))
+    if count <= _BLOCK:
+        start = offset % 251
+        return bytes(_TILE[start:start + count])
+    return b"".join(pattern(offset + done, min(_BLOCK, count - done)) for done in range(0, count, _BLOCK))
+
+
+def write_pattern(wfile, count, offset=0):
+    """Writes `pattern(offset, count)` in 1 MiB blocks, never holding the whole body (size=1GiB works)."""
+    for done in range(0, count, _BLOCK):
+        start = (offset + done) % 251
+        wfile.write(_TILE[start:start + min(_BLOCK, count - done)])
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -150,6 +170,16 @@ class Handler(BaseHTTPRequestHandler):
                                   int(arg("interval", "0")), gates, send_body)
             else:
                 size = int(arg("size", "0"))
+                if arg("ranges") and not arg("cut"):
+                    self.send_ranged(status, content_type, extra, size, send_body)
+                    with LOCK:
+                        stats_for(url.path)["completed"] += 1
+                    return
+                if size > _BLOCK and not arg("cut"):
+                    self.send_streamed(status, content_type, extra, size, send_body)
+                    with LOCK:
+                        stats_for(url.path)["completed"] += 1
+                    return
                 body = pattern(0, size)
                 if arg("cut"):
                     self.send_cut(status, content_type, extra, body)
@@ -194,6 +224,44 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         if send_body:
             self.wfile.write(body)
+        self.wfile.flush()
+
+    def send_streamed(self, status, content_type, extra, size, send_body):
+        self.send_head(status, content_type, extra)
+        self.send_header("Content-Length", str(size))
+        self.end_headers()
+        self.wfile.flush()
+        if send_body:
+            write_pattern(self.wfile, size)
+        self.wfile.flush()
+
+    def send_ranged(self, status, content_type, extra, size, send_body):
+        etag = '"size-%d"' % size
+        start = 0
+        wanted = self.headers.get("Range", "")
+        if_range = self.headers.get("If-Range")
+        end = size - 1
+        if status == 200 and wanted.startswith("bytes=") and "," not in wanted and if_range in (None, etag):
+            first, _, last = wanted[len("bytes="):].partition("-")
+            start = int(first)
+            if last:
+                end = min(end, int(last))
+            if start < size and start <= end:
+                status = 206
+                with LOCK:
+                    stats_for(self.stats_path)["ranged"] += 1
+            else:
+                start, end = 0, size - 1
+        self.send_head(status, content_type, extra)
+        self.send_header("Accept-Ranges", "bytes")
+        self.send_header("ETag", etag)
+        if status == 206:
+            self.send_header("Content-Range", "bytes %d-%d/%d" % (start, end, size))
+        self.send_header("Content-Length", str(end + 1 - start))
+        self.end_headers()
+        self.wfile.flush()
+        if send_body:
+            write_pattern(self.wfile, end + 1 - start, start)
         self.wfile.flush()
 
     def send_cut(self, status, content_type, extra, body):

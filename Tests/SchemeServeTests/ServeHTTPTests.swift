@@ -1,250 +1,258 @@
-import CompressNIO
-import Foundation
-import NIOCore
-import SchemeServe
-import Testing
+// Built with the package trait `Server` (on by default); without it the module is empty.
+#if Server
+    import CompressNIO
+    import Foundation
+    import NIOCore
+    import SchemeServe
+    import Testing
 
-/// End-to-end over real HTTP on 127.0.0.1 against an in-process server (raw TCP client).
-@Suite(.timeLimit(.minutes(2)))
-struct ServeHTTPTests {
-    @Test(arguments: [
-        ("/", "text/html"), ("/index.html", "text/html"), ("/a.css", "text/css"), ("/b.js", "text/javascript"),
-        ("/c.json", "application/json"), ("/d.png", "image/png"), ("/letters.txt", "text/plain"),
-    ])
-    func mimeTypes(path: String, type: String) async throws {
-        try await TestServer.with { server in
-            let response = try await RawHTTP.fetch(port: server.port, path)
-            #expect(response.status == 200)
-            #expect(response.header("Content-Type")?.hasPrefix(type) == true)
-            #expect(response.header("Cross-Origin-Resource-Policy") == "same-origin")
-            #expect(response.header("X-Content-Type-Options") == "nosniff")
+    /// End-to-end over real HTTP on 127.0.0.1 against an in-process server (raw TCP client).
+    @Suite(.timeLimit(.minutes(2)))
+    struct ServeHTTPTests {
+        @Test(arguments: [
+            ("/", "text/html"), ("/index.html", "text/html"), ("/a.css", "text/css"), ("/b.js", "text/javascript"),
+            ("/c.json", "application/json"), ("/d.png", "image/png"), ("/letters.txt", "text/plain"),
+        ])
+        func mimeTypes(path: String, type: String) async throws {
+            try await TestServer.with { server in
+                let response = try await RawHTTP.fetch(port: server.port, path)
+                #expect(response.status == 200)
+                #expect(response.header("Content-Type")?.hasPrefix(type) == true)
+                #expect(response.header("Cross-Origin-Resource-Policy") == "same-origin")
+                #expect(response.header("X-Content-Type-Options") == "nosniff")
+            }
         }
-    }
 
-    @Test func ranges() async throws {
-        try await TestServer.with { server in
-            let single = try await RawHTTP.fetch(port: server.port, "/letters.txt", headers: ["Range": "bytes=2-5"])
-            #expect(single.status == 206)
-            #expect(single.text == "cdef")
-            #expect(single.header("Content-Range") == "bytes 2-5/1000")
+        @Test func ranges() async throws {
+            try await TestServer.with { server in
+                let single = try await RawHTTP.fetch(port: server.port, "/letters.txt", headers: ["Range": "bytes=2-5"])
+                #expect(single.status == 206)
+                #expect(single.text == "cdef")
+                #expect(single.header("Content-Range") == "bytes 2-5/1000")
 
-            let suffix = try await RawHTTP.fetch(port: server.port, "/letters.txt", headers: ["Range": "bytes=-3"])
-            #expect(suffix.status == 206)
-            #expect(suffix.body.count == 3)
+                let suffix = try await RawHTTP.fetch(port: server.port, "/letters.txt", headers: ["Range": "bytes=-3"])
+                #expect(suffix.status == 206)
+                #expect(suffix.body.count == 3)
 
-            let multi = try await RawHTTP.fetch(
-                port: server.port, "/letters.txt", headers: ["Range": "bytes=0-1,10-11"])
-            #expect(multi.status == 206)
-            #expect(multi.header("Content-Type")?.hasPrefix("multipart/byteranges; boundary=") == true)
-            #expect(multi.text.contains("Content-Range: bytes 0-1/1000"))
-            #expect(multi.text.contains("Content-Range: bytes 10-11/1000"))
-            #expect(Int(multi.header("Content-Length") ?? "") == multi.body.count)
+                let multi = try await RawHTTP.fetch(
+                    port: server.port, "/letters.txt", headers: ["Range": "bytes=0-1,10-11"])
+                #expect(multi.status == 206)
+                #expect(multi.header("Content-Type")?.hasPrefix("multipart/byteranges; boundary=") == true)
+                #expect(multi.text.contains("Content-Range: bytes 0-1/1000"))
+                #expect(multi.text.contains("Content-Range: bytes 10-11/1000"))
+                #expect(Int(multi.header("Content-Length") ?? "") == multi.body.count)
 
-            let unsatisfiable = try await RawHTTP.fetch(
-                port: server.port, "/letters.txt", headers: ["Range": "bytes=5000-6000"])
-            #expect(unsatisfiable.status == 416)
-            #expect(unsatisfiable.header("Content-Range") == "bytes */1000")
+                let unsatisfiable = try await RawHTTP.fetch(
+                    port: server.port, "/letters.txt", headers: ["Range": "bytes=5000-6000"])
+                #expect(unsatisfiable.status == 416)
+                #expect(unsatisfiable.header("Content-Range") == "bytes */1000")
 
-            for malformed in ["bytes=abc", "bytes=5-2", "items=0-1", "bytes=--1"] {
-                let response = try await RawHTTP.fetch(port: server.port, "/letters.txt", headers: ["Range": malformed])
-                #expect(response.status == 200, "\(malformed)")
-                #expect(response.body.count == 1000, "\(malformed)")
+                for malformed in ["bytes=abc", "bytes=5-2", "items=0-1", "bytes=--1"] {
+                    let response = try await RawHTTP.fetch(
+                        port: server.port, "/letters.txt", headers: ["Range": malformed])
+                    #expect(response.status == 200, "\(malformed)")
+                    #expect(response.body.count == 1000, "\(malformed)")
+                }
+            }
+        }
+
+        @Test func rangeAmplificationIsCapped() async throws {
+            try await TestServer.with { server in
+                let many = (0..<40).map { _ in "0-999" }.joined(separator: ",")
+                let response = try await RawHTTP.fetch(
+                    port: server.port, "/letters.txt", headers: ["Range": "bytes=\(many)"])
+                #expect(response.status == 200)
+                #expect(response.body.count == 1000)
+                let overlapping = (0..<10).map { "\($0)-999" }.joined(separator: ",")
+                let second = try await RawHTTP.fetch(
+                    port: server.port, "/letters.txt", headers: ["Range": "bytes=\(overlapping)"])
+                #expect(second.status == 200)
+                #expect(second.body.count == 1000)
+            }
+        }
+
+        @Test func conditionalAndHead() async throws {
+            try await TestServer.with { server in
+                let first = try await RawHTTP.fetch(port: server.port, "/letters.txt")
+                let etag = try #require(first.header("ETag"))
+                let lastModified = try #require(first.header("Last-Modified"))
+                let byTag = try await RawHTTP.fetch(port: server.port, "/letters.txt", headers: ["If-None-Match": etag])
+                #expect(byTag.status == 304)
+                #expect(byTag.body.isEmpty)
+                let byDate = try await RawHTTP.fetch(
+                    port: server.port, "/letters.txt", headers: ["If-Modified-Since": lastModified])
+                #expect(byDate.status == 304)
+                let changed = try await RawHTTP.fetch(
+                    port: server.port, "/letters.txt", headers: ["If-None-Match": "\"other\""])
+                #expect(changed.status == 200)
+
+                let head = try await RawHTTP.fetch(port: server.port, "/letters.txt", method: "HEAD")
+                #expect(head.status == 200)
+                #expect(head.header("Content-Length") == "1000")
+                #expect(head.body.isEmpty)
+            }
+        }
+
+        @Test func gzipNegotiation() async throws {
+            try await TestServer.with { server in
+                let plain = try await RawHTTP.fetch(port: server.port, "/a.css")
+                #expect(plain.header("Content-Encoding") == nil)
+                #expect(plain.header("Vary")?.contains("Accept-Encoding") == true)
+
+                let gzipped = try await RawHTTP.fetch(
+                    port: server.port, "/a.css", headers: ["Accept-Encoding": "gzip, br"])
+                #expect(gzipped.header("Content-Encoding") == "gzip")
+                #expect(gzipped.header("Vary")?.contains("Accept-Encoding") == true)
+                var buffer = ByteBuffer(bytes: gzipped.body)
+                let inflated = try buffer.decompress(with: .gzip())
+                #expect(String(buffer: inflated) == plain.text)
+
+                let refused = try await RawHTTP.fetch(
+                    port: server.port, "/a.css", headers: ["Accept-Encoding": "gzip;q=0"])
+                #expect(refused.header("Content-Encoding") == nil)
+                let ranged = try await RawHTTP.fetch(
+                    port: server.port, "/a.css", headers: ["Accept-Encoding": "gzip", "Range": "bytes=0-3"])
+                #expect(ranged.status == 206)
+                #expect(ranged.header("Content-Encoding") == nil)
+                let image = try await RawHTTP.fetch(port: server.port, "/d.png", headers: ["Accept-Encoding": "gzip"])
+                #expect(image.header("Content-Encoding") == nil)
+            }
+        }
+
+        @Test func precompressedSibling() async throws {
+            try await TestServer.with(site: { root in
+                try Fixtures.standardSite(root)
+                try Data("not really gzip".utf8).write(to: root.appending(path: "b.js.gz"))
+            }) { server in
+                let response = try await RawHTTP.fetch(port: server.port, "/b.js", headers: ["Accept-Encoding": "gzip"])
+                #expect(response.header("Content-Encoding") == "gzip")
+                #expect(response.header("Content-Type")?.hasPrefix("text/javascript") == true)
+                #expect(response.text == "not really gzip")
+                let plain = try await RawHTTP.fetch(port: server.port, "/b.js")
+                #expect(plain.text.hasPrefix("console.log"))
+            }
+        }
+
+        @Test(arguments: [
+            ("localhost", 200), ("localhost:8080", 200), ("127.0.0.1", 200), ("127.0.0.1:1234", 200), ("[::1]", 200),
+            ("[::1]:80", 200), ("app.localhost", 200), ("LOCALHOST", 200), ("dev.example.test", 200),
+            ("evil.com", 403), ("localhost.evil.com", 403), ("127.0.0.2", 403), ("example.test", 403), ("", 403),
+            ("notlocalhost", 403),
+        ])
+        func hostCheck(host: String, status: Int) async throws {
+            try await TestServer.with(configure: { $0.allowedHosts = ["dev.example.test"] }) { server in
+                let response = try await RawHTTP.fetch(port: server.port, "/index.html", host: host)
+                #expect(response.status == status)
+            }
+        }
+
+        @Test func missingHostIsRefused() async throws {
+            try await TestServer.with { server in
+                let response = try await RawHTTP.transmit(port: server.port, Data("GET / HTTP/1.0\r\n\r\n".utf8))
+                #expect(response.status == 403)
+            }
+        }
+
+        @Test(arguments: ["/.env", "/.git/config", "/.GIT/config", "/.env/.", "/%2eenv", "/sub/../.env", "/.git/"])
+        func dotfilesAreHidden(path: String) async throws {
+            try await TestServer.with { server in
+                let response = try await RawHTTP.fetch(port: server.port, path)
+                #expect([404, 403].contains(response.status))
+                #expect(!response.text.contains("SECRET"))
+                #expect(!response.text.contains("[core]"))
+            }
+        }
+
+        @Test func dotfilesFlagServesThem() async throws {
+            try await TestServer.with(configure: { $0.dotfiles = true }) { server in
+                let checked = try await RawHTTP.fetch(port: server.port, "/.env")
+                #expect(checked.text == "SECRET=1")
+            }
+        }
+
+        @Test func crossSiteNoCorsLoadIsRefused() async throws {
+            try await TestServer.with { server in
+                let refused = try await RawHTTP.fetch(
+                    port: server.port, "/b.js", headers: ["Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "no-cors"])
+                #expect(refused.status == 403)
+                let sameOrigin = try await RawHTTP.fetch(
+                    port: server.port, "/b.js", headers: ["Sec-Fetch-Site": "same-origin", "Sec-Fetch-Mode": "no-cors"])
+                #expect(sameOrigin.status == 200)
+                let navigation = try await RawHTTP.fetch(
+                    port: server.port, "/", headers: ["Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate"])
+                #expect(navigation.status == 200)
+            }
+        }
+
+        @Test func corsOnlyForConfiguredOrigin() async throws {
+            try await TestServer.with { server in
+                let none = try await RawHTTP.fetch(
+                    port: server.port, "/c.json", headers: ["Origin": "https://app.example"])
+                #expect(none.header("Access-Control-Allow-Origin") == nil)
+            }
+            try await TestServer.with(configure: { $0.corsOrigins = ["https://app.example"] }) { server in
+                let allowed = try await RawHTTP.fetch(
+                    port: server.port, "/c.json", headers: ["Origin": "https://app.example"])
+                #expect(allowed.header("Access-Control-Allow-Origin") == "https://app.example")
+                #expect(allowed.header("Access-Control-Allow-Credentials") == nil)
+                let other = try await RawHTTP.fetch(
+                    port: server.port, "/c.json", headers: ["Origin": "https://evil.example"])
+                #expect(other.header("Access-Control-Allow-Origin") == nil)
+            }
+        }
+
+        @Test func listingOnlyWithFlagAndEscaped() async throws {
+            try await TestServer.with { server in
+                let checked = try await RawHTTP.fetch(port: server.port, "/list/")
+                #expect(checked.status == 404)
+            }
+            try await TestServer.with(configure: { $0.listDirectories = true }) { server in
+                let listing = try await RawHTTP.fetch(port: server.port, "/list/")
+                #expect(listing.status == 200)
+                #expect(listing.text.contains("&lt;b&gt;&amp;.txt"))
+                #expect(!listing.text.contains("<b>&"))
+            }
+        }
+
+        @Test(arguments: ["/a#b", "/#", "/index.html#x", "/a\u{0}b", "/%00", "/a%00.txt"])
+        func fragmentsAndNulAreBadRequests(target: String) async throws {
+            try await TestServer.with { server in
+                let response = try await RawHTTP.transmit(
+                    port: server.port,
+                    Data("GET \(target) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".utf8))
+                #expect(response.status == 400)
+            }
+        }
+
+        @Test func errorBodiesRevealNoPaths() async throws {
+            try await TestServer.with { server in
+                for target in ["/missing.txt", "/../../etc/passwd", "/%2e%2e/secret.txt", "/escape"] {
+                    let response = try await RawHTTP.fetch(port: server.port, target)
+                    #expect(response.status >= 400)
+                    #expect(!response.text.contains(server.root.path(percentEncoded: false)))
+                    #expect(!response.text.contains("/tmp"))
+                }
+            }
+        }
+
+        @Test func spaFallback() async throws {
+            try await TestServer.with(configure: { $0.spa = true }) { server in
+                let route = try await RawHTTP.fetch(port: server.port, "/users/42")
+                #expect(route.status == 200)
+                #expect(route.text.contains("<h1>hi</h1>"))
+                let checked = try await RawHTTP.fetch(port: server.port, "/missing.js")
+                #expect(checked.status == 404)
+            }
+        }
+
+        @Test func keepAliveAndPipelining() async throws {
+            try await TestServer.with { server in
+                let request = "GET /c.json HTTP/1.1\r\nHost: localhost\r\n\r\n"
+                let last = "GET /c.json HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+                let response = try await RawHTTP.transmit(port: server.port, Data((request + request + last).utf8))
+                let text = String(decoding: response.raw, as: UTF8.self)
+                #expect(text.components(separatedBy: "HTTP/1.1 200 OK").count == 4)
             }
         }
     }
-
-    @Test func rangeAmplificationIsCapped() async throws {
-        try await TestServer.with { server in
-            let many = (0..<40).map { _ in "0-999" }.joined(separator: ",")
-            let response = try await RawHTTP.fetch(
-                port: server.port, "/letters.txt", headers: ["Range": "bytes=\(many)"])
-            #expect(response.status == 200)
-            #expect(response.body.count == 1000)
-            let overlapping = (0..<10).map { "\($0)-999" }.joined(separator: ",")
-            let second = try await RawHTTP.fetch(
-                port: server.port, "/letters.txt", headers: ["Range": "bytes=\(overlapping)"])
-            #expect(second.status == 200)
-            #expect(second.body.count == 1000)
-        }
-    }
-
-    @Test func conditionalAndHead() async throws {
-        try await TestServer.with { server in
-            let first = try await RawHTTP.fetch(port: server.port, "/letters.txt")
-            let etag = try #require(first.header("ETag"))
-            let lastModified = try #require(first.header("Last-Modified"))
-            let byTag = try await RawHTTP.fetch(port: server.port, "/letters.txt", headers: ["If-None-Match": etag])
-            #expect(byTag.status == 304)
-            #expect(byTag.body.isEmpty)
-            let byDate = try await RawHTTP.fetch(
-                port: server.port, "/letters.txt", headers: ["If-Modified-Since": lastModified])
-            #expect(byDate.status == 304)
-            let changed = try await RawHTTP.fetch(
-                port: server.port, "/letters.txt", headers: ["If-None-Match": "\"other\""])
-            #expect(changed.status == 200)
-
-            let head = try await RawHTTP.fetch(port: server.port, "/letters.txt", method: "HEAD")
-            #expect(head.status == 200)
-            #expect(head.header("Content-Length") == "1000")
-            #expect(head.body.isEmpty)
-        }
-    }
-
-    @Test func gzipNegotiation() async throws {
-        try await TestServer.with { server in
-            let plain = try await RawHTTP.fetch(port: server.port, "/a.css")
-            #expect(plain.header("Content-Encoding") == nil)
-            #expect(plain.header("Vary")?.contains("Accept-Encoding") == true)
-
-            let gzipped = try await RawHTTP.fetch(port: server.port, "/a.css", headers: ["Accept-Encoding": "gzip, br"])
-            #expect(gzipped.header("Content-Encoding") == "gzip")
-            #expect(gzipped.header("Vary")?.contains("Accept-Encoding") == true)
-            var buffer = ByteBuffer(bytes: gzipped.body)
-            let inflated = try buffer.decompress(with: .gzip())
-            #expect(String(buffer: inflated) == plain.text)
-
-            let refused = try await RawHTTP.fetch(port: server.port, "/a.css", headers: ["Accept-Encoding": "gzip;q=0"])
-            #expect(refused.header("Content-Encoding") == nil)
-            let ranged = try await RawHTTP.fetch(
-                port: server.port, "/a.css", headers: ["Accept-Encoding": "gzip", "Range": "bytes=0-3"])
-            #expect(ranged.status == 206)
-            #expect(ranged.header("Content-Encoding") == nil)
-            let image = try await RawHTTP.fetch(port: server.port, "/d.png", headers: ["Accept-Encoding": "gzip"])
-            #expect(image.header("Content-Encoding") == nil)
-        }
-    }
-
-    @Test func precompressedSibling() async throws {
-        try await TestServer.with(site: { root in
-            try Fixtures.standardSite(root)
-            try Data("not really gzip".utf8).write(to: root.appending(path: "b.js.gz"))
-        }) { server in
-            let response = try await RawHTTP.fetch(port: server.port, "/b.js", headers: ["Accept-Encoding": "gzip"])
-            #expect(response.header("Content-Encoding") == "gzip")
-            #expect(response.header("Content-Type")?.hasPrefix("text/javascript") == true)
-            #expect(response.text == "not really gzip")
-            let plain = try await RawHTTP.fetch(port: server.port, "/b.js")
-            #expect(plain.text.hasPrefix("console.log"))
-        }
-    }
-
-    @Test(arguments: [
-        ("localhost", 200), ("localhost:8080", 200), ("127.0.0.1", 200), ("127.0.0.1:1234", 200), ("[::1]", 200),
-        ("[::1]:80", 200), ("app.localhost", 200), ("LOCALHOST", 200), ("dev.example.test", 200),
-        ("evil.com", 403), ("localhost.evil.com", 403), ("127.0.0.2", 403), ("example.test", 403), ("", 403),
-        ("notlocalhost", 403),
-    ])
-    func hostCheck(host: String, status: Int) async throws {
-        try await TestServer.with(configure: { $0.allowedHosts = ["dev.example.test"] }) { server in
-            let response = try await RawHTTP.fetch(port: server.port, "/index.html", host: host)
-            #expect(response.status == status)
-        }
-    }
-
-    @Test func missingHostIsRefused() async throws {
-        try await TestServer.with { server in
-            let response = try await RawHTTP.transmit(port: server.port, Data("GET / HTTP/1.0\r\n\r\n".utf8))
-            #expect(response.status == 403)
-        }
-    }
-
-    @Test(arguments: ["/.env", "/.git/config", "/.GIT/config", "/.env/.", "/%2eenv", "/sub/../.env", "/.git/"])
-    func dotfilesAreHidden(path: String) async throws {
-        try await TestServer.with { server in
-            let response = try await RawHTTP.fetch(port: server.port, path)
-            #expect([404, 403].contains(response.status))
-            #expect(!response.text.contains("SECRET"))
-            #expect(!response.text.contains("[core]"))
-        }
-    }
-
-    @Test func dotfilesFlagServesThem() async throws {
-        try await TestServer.with(configure: { $0.dotfiles = true }) { server in
-            let checked = try await RawHTTP.fetch(port: server.port, "/.env")
-            #expect(checked.text == "SECRET=1")
-        }
-    }
-
-    @Test func crossSiteNoCorsLoadIsRefused() async throws {
-        try await TestServer.with { server in
-            let refused = try await RawHTTP.fetch(
-                port: server.port, "/b.js", headers: ["Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "no-cors"])
-            #expect(refused.status == 403)
-            let sameOrigin = try await RawHTTP.fetch(
-                port: server.port, "/b.js", headers: ["Sec-Fetch-Site": "same-origin", "Sec-Fetch-Mode": "no-cors"])
-            #expect(sameOrigin.status == 200)
-            let navigation = try await RawHTTP.fetch(
-                port: server.port, "/", headers: ["Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate"])
-            #expect(navigation.status == 200)
-        }
-    }
-
-    @Test func corsOnlyForConfiguredOrigin() async throws {
-        try await TestServer.with { server in
-            let none = try await RawHTTP.fetch(port: server.port, "/c.json", headers: ["Origin": "https://app.example"])
-            #expect(none.header("Access-Control-Allow-Origin") == nil)
-        }
-        try await TestServer.with(configure: { $0.corsOrigins = ["https://app.example"] }) { server in
-            let allowed = try await RawHTTP.fetch(
-                port: server.port, "/c.json", headers: ["Origin": "https://app.example"])
-            #expect(allowed.header("Access-Control-Allow-Origin") == "https://app.example")
-            #expect(allowed.header("Access-Control-Allow-Credentials") == nil)
-            let other = try await RawHTTP.fetch(
-                port: server.port, "/c.json", headers: ["Origin": "https://evil.example"])
-            #expect(other.header("Access-Control-Allow-Origin") == nil)
-        }
-    }
-
-    @Test func listingOnlyWithFlagAndEscaped() async throws {
-        try await TestServer.with { server in
-            let checked = try await RawHTTP.fetch(port: server.port, "/list/")
-            #expect(checked.status == 404)
-        }
-        try await TestServer.with(configure: { $0.listDirectories = true }) { server in
-            let listing = try await RawHTTP.fetch(port: server.port, "/list/")
-            #expect(listing.status == 200)
-            #expect(listing.text.contains("&lt;b&gt;&amp;.txt"))
-            #expect(!listing.text.contains("<b>&"))
-        }
-    }
-
-    @Test(arguments: ["/a#b", "/#", "/index.html#x", "/a\u{0}b", "/%00", "/a%00.txt"])
-    func fragmentsAndNulAreBadRequests(target: String) async throws {
-        try await TestServer.with { server in
-            let response = try await RawHTTP.transmit(
-                port: server.port, Data("GET \(target) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".utf8))
-            #expect(response.status == 400)
-        }
-    }
-
-    @Test func errorBodiesRevealNoPaths() async throws {
-        try await TestServer.with { server in
-            for target in ["/missing.txt", "/../../etc/passwd", "/%2e%2e/secret.txt", "/escape"] {
-                let response = try await RawHTTP.fetch(port: server.port, target)
-                #expect(response.status >= 400)
-                #expect(!response.text.contains(server.root.path(percentEncoded: false)))
-                #expect(!response.text.contains("/tmp"))
-            }
-        }
-    }
-
-    @Test func spaFallback() async throws {
-        try await TestServer.with(configure: { $0.spa = true }) { server in
-            let route = try await RawHTTP.fetch(port: server.port, "/users/42")
-            #expect(route.status == 200)
-            #expect(route.text.contains("<h1>hi</h1>"))
-            let checked = try await RawHTTP.fetch(port: server.port, "/missing.js")
-            #expect(checked.status == 404)
-        }
-    }
-
-    @Test func keepAliveAndPipelining() async throws {
-        try await TestServer.with { server in
-            let request = "GET /c.json HTTP/1.1\r\nHost: localhost\r\n\r\n"
-            let last = "GET /c.json HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
-            let response = try await RawHTTP.transmit(port: server.port, Data((request + request + last).utf8))
-            let text = String(decoding: response.raw, as: UTF8.self)
-            #expect(text.components(separatedBy: "HTTP/1.1 200 OK").count == 4)
-        }
-    }
-}
+#endif

@@ -1,115 +1,120 @@
-import CompressNIO
-import Foundation
-import HTTPTypes
-import NIOCore
+// Built with the package trait `Server` (on by default); without it the module is empty.
+#if Server
+    import CompressNIO
+    import Foundation
+    import HTTPTypes
+    import NIOCore
 
-/// What the HTTP side does to a handler's response on its way out: security headers, CORS,
-/// live-reload injection, gzip. Decided once per response from the request and the head.
-struct ResponseTransforms: Sendable {
-    /// Insert the live-reload script before `</body>`.
-    var injectScript: Data?
-    /// Gzip the body.
-    var gzip = false
+    /// What the HTTP side does to a handler's response on its way out: security headers, CORS,
+    /// live-reload injection, gzip. Decided once per response from the request and the head.
+    struct ResponseTransforms: Sendable {
+        /// Insert the live-reload script before `</body>`.
+        var injectScript: Data?
+        /// Gzip the body.
+        var gzip = false
 
-    /// Media types worth compressing: `text/*`, JSON, XML, SVG, JavaScript, wasm, TTF/OTF and
-    /// `+json`/`+xml` types. A byte-level check: it runs for every response.
-    static func isCompressible(_ contentType: String?) -> Bool {
-        guard var contentType else { return false }
-        return contentType.withUTF8 { bytes in
-            var end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
-            while end > 0, bytes[end - 1] == UInt8(ascii: " ") { end -= 1 }
-            let type = UnsafeBufferPointer(rebasing: bytes[..<end])
-            func hasPrefix(_ prefix: StaticString) -> Bool {
-                guard type.count >= prefix.utf8CodeUnitCount else { return false }
-                for index in 0..<prefix.utf8CodeUnitCount where type[index] | 0x20 != prefix.utf8Start[index] | 0x20 {
-                    return false
+        /// Media types worth compressing: `text/*`, JSON, XML, SVG, JavaScript, wasm, TTF/OTF and
+        /// `+json`/`+xml` types. A byte-level check: it runs for every response.
+        static func isCompressible(_ contentType: String?) -> Bool {
+            guard var contentType else { return false }
+            return contentType.withUTF8 { bytes in
+                var end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
+                while end > 0, bytes[end - 1] == UInt8(ascii: " ") { end -= 1 }
+                let type = UnsafeBufferPointer(rebasing: bytes[..<end])
+                func hasPrefix(_ prefix: StaticString) -> Bool {
+                    guard type.count >= prefix.utf8CodeUnitCount else { return false }
+                    for index in 0..<prefix.utf8CodeUnitCount where type[index] | 0x20 != prefix.utf8Start[index] | 0x20
+                    {
+                        return false
+                    }
+                    return true
                 }
-                return true
-            }
-            func hasSuffix(_ suffix: StaticString) -> Bool {
-                let count = suffix.utf8CodeUnitCount
-                guard type.count >= count else { return false }
-                for index in 0..<count where type[type.count - count + index] | 0x20 != suffix.utf8Start[index] | 0x20 {
-                    return false
+                func hasSuffix(_ suffix: StaticString) -> Bool {
+                    let count = suffix.utf8CodeUnitCount
+                    guard type.count >= count else { return false }
+                    for index in 0..<count
+                    where type[type.count - count + index] | 0x20 != suffix.utf8Start[index] | 0x20 {
+                        return false
+                    }
+                    return true
                 }
-                return true
+                if hasPrefix("text/") { return true }
+                if hasSuffix("+json") || hasSuffix("+xml") || hasSuffix("/json") || hasSuffix("/xml") { return true }
+                return hasSuffix("/javascript") || hasSuffix("/wasm") || hasSuffix("font/ttf") || hasSuffix("font/otf")
             }
-            if hasPrefix("text/") { return true }
-            if hasSuffix("+json") || hasSuffix("+xml") || hasSuffix("/json") || hasSuffix("/xml") { return true }
-            return hasSuffix("/javascript") || hasSuffix("/wasm") || hasSuffix("font/ttf") || hasSuffix("font/otf")
         }
-    }
 
-    /// Removes fields whose value carries CR, LF, NUL or form feed: they never reach the client.
-    static func sanitise(_ fields: inout HTTPFields) {
-        var hasUnsafeValue = false
-        for field in fields
-        where field.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x0C || $0 == 0 }) {
-            hasUnsafeValue = true
-            break
-        }
-        guard hasUnsafeValue else { return }
-        var clean = HTTPFields()
-        for field in fields
-        where !field.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x0C || $0 == 0 }) {
-            clean.append(field)
-        }
-        fields = clean
-    }
-
-    /// Inserts `script` before the last `</body>` (case-insensitive), or appends it.
-    static func inject(_ script: Data, into html: Data) -> Data {
-        let marker = Array("</body>".utf8)
-        let bytes = [UInt8](html)
-        var index = bytes.count - marker.count
-        while index >= 0 {
-            var match = true
-            for offset in 0..<marker.count where bytes[index + offset] | 0x20 != marker[offset] | 0x20 {
-                match = false
+        /// Removes fields whose value carries CR, LF, NUL or form feed: they never reach the client.
+        static func sanitise(_ fields: inout HTTPFields) {
+            var hasUnsafeValue = false
+            for field in fields
+            where field.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x0C || $0 == 0 }) {
+                hasUnsafeValue = true
                 break
             }
-            if match { break }
-            index -= 1
+            guard hasUnsafeValue else { return }
+            var clean = HTTPFields()
+            for field in fields
+            where !field.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x0C || $0 == 0 }) {
+                clean.append(field)
+            }
+            fields = clean
         }
-        var result = Data(capacity: html.count + script.count)
-        if index >= 0 {
-            result.append(contentsOf: bytes[..<index])
-            result.append(script)
-            result.append(contentsOf: bytes[index...])
-        } else {
-            result.append(html)
-            result.append(script)
+
+        /// Inserts `script` before the last `</body>` (case-insensitive), or appends it.
+        static func inject(_ script: Data, into html: Data) -> Data {
+            let marker = Array("</body>".utf8)
+            let bytes = [UInt8](html)
+            var index = bytes.count - marker.count
+            while index >= 0 {
+                var match = true
+                for offset in 0..<marker.count where bytes[index + offset] | 0x20 != marker[offset] | 0x20 {
+                    match = false
+                    break
+                }
+                if match { break }
+                index -= 1
+            }
+            var result = Data(capacity: html.count + script.count)
+            if index >= 0 {
+                result.append(contentsOf: bytes[..<index])
+                result.append(script)
+                result.append(contentsOf: bytes[index...])
+            } else {
+                result.append(html)
+                result.append(script)
+            }
+            return result
         }
-        return result
-    }
-}
-
-/// A streaming gzip encoder over compress-nio's zlib wrapper.
-final class GzipStream {
-    private let compressor: any NIOCompressor
-    private let allocator = ByteBufferAllocator()
-
-    init() throws {
-        compressor = CompressionAlgorithm.gzip().compressor
-        compressor.window = allocator.buffer(capacity: 64 << 10)
-        try compressor.startStream()
     }
 
-    /// Compresses `input`; returns what is ready to send (possibly nothing).
-    func compress(_ input: Data, finish: Bool = false) throws -> [ByteBuffer] {
-        var buffer = allocator.buffer(capacity: input.count)
-        buffer.writeBytes(input)
-        var output: [ByteBuffer] = []
-        try buffer.compressStream(with: compressor, flush: finish ? .finish : .no) { output.append($0) }
-        if finish { try compressor.finishStream() }
-        return output
-    }
+    /// A streaming gzip encoder over compress-nio's zlib wrapper.
+    final class GzipStream {
+        private let compressor: any NIOCompressor
+        private let allocator = ByteBufferAllocator()
 
-    /// Compresses a whole body at once.
-    static func compressWhole(_ input: Data) throws -> ByteBuffer {
-        let stream = try GzipStream()
-        var result = ByteBufferAllocator().buffer(capacity: input.count / 2 + 64)
-        for var part in try stream.compress(input, finish: true) { result.writeBuffer(&part) }
-        return result
+        init() throws {
+            compressor = CompressionAlgorithm.gzip().compressor
+            compressor.window = allocator.buffer(capacity: 64 << 10)
+            try compressor.startStream()
+        }
+
+        /// Compresses `input`; returns what is ready to send (possibly nothing).
+        func compress(_ input: Data, finish: Bool = false) throws -> [ByteBuffer] {
+            var buffer = allocator.buffer(capacity: input.count)
+            buffer.writeBytes(input)
+            var output: [ByteBuffer] = []
+            try buffer.compressStream(with: compressor, flush: finish ? .finish : .no) { output.append($0) }
+            if finish { try compressor.finishStream() }
+            return output
+        }
+
+        /// Compresses a whole body at once.
+        static func compressWhole(_ input: Data) throws -> ByteBuffer {
+            let stream = try GzipStream()
+            var result = ByteBufferAllocator().buffer(capacity: input.count / 2 + 64)
+            for var part in try stream.compress(input, finish: true) { result.writeBuffer(&part) }
+            return result
+        }
     }
-}
+#endif

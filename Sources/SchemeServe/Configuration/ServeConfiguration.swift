@@ -1,98 +1,102 @@
-public import Foundation
+// Built with the package trait `Server` (on by default); without it the module is empty.
+#if Server
+    public import Foundation
 
-/// Everything `schemeserve` needs to serve a directory through a scheme: what to serve, where
-/// to listen, and which security defaults to relax.
-///
-/// Every default is the safe one: loopback only, no CORS, no dotfiles, no listing, no live
-/// reload.
-///
-/// ```swift
-/// var configuration = ServeConfiguration(root: URL(filePath: "Samples/app"))
-/// configuration.port = 0          // any free port
-/// let server = try SchemeServer(configuration: configuration)
-/// ```
-public struct ServeConfiguration: Sendable {
-    /// The directory served at the scheme's root (with ``rootProvider``, only the name shown in
-    /// messages, such as a package store's directory).
-    public var root: URL
-    /// Resolves the served directory once per request instead of ``root``, or `nil`.
+    /// Everything `schemeserve` needs to serve a directory through a scheme: what to serve, where
+    /// to listen, and which security defaults to relax.
     ///
-    /// Set it to serve a directory that can change while the server runs, such as the active
-    /// version of a package store (`PackageStore.rootProvider`): each request is served wholly from
-    /// the directory returned when it starts, so a switch is picked up by the next request without
-    /// a restart. With a provider the small-file cache is bypassed (a cached file of the old
-    /// directory stays valid on disk, so it could outlive the switch), and ``watch`` is not
-    /// supported (the server refuses to start). An error thrown by the provider fails the request.
-    /// Default: `nil`, serve ``root``.
-    public var rootProvider: (@Sendable () throws -> URL)?
-    /// The scheme the requests are translated to. Default: `app`.
-    public var scheme: String
-    /// The host of the translated requests (`app://localhost/…`). Default: `localhost`.
-    public var appHost: String
-    /// The address to listen on. Default: `127.0.0.1` (loopback only).
-    public var bindAddress: String
-    /// The TCP port; `0` picks a free one. Default: 8080.
-    public var port: Int
-    /// The origin unresolved paths are fetched from (`https://origin.example`), or `nil`.
-    public var fallbackOrigin: URL?
-    /// Whether a path with no extension that matches no file is answered with `/index.html`.
-    /// Default: `false`.
-    public var spa: Bool
-    /// The image cache directory, or `nil` for no image cache. Default: `nil`.
-    public var imageCacheDirectory: URL?
-    /// The origins allowed by CORS; each is echoed back exactly when it matches the request's
-    /// `Origin`. Default: none (no CORS headers at all).
-    public var corsOrigins: [String]
-    /// Host names answered besides `localhost`, `*.localhost`, `127.0.0.1` and `[::1]`.
-    /// A name starting with `*.` allows its subdomains. Default: none.
-    public var allowedHosts: [String]
-    /// Whether dotfiles and dot-directories are served. Default: `false` (404).
-    public var dotfiles: Bool
-    /// Whether directories without an `index.html` are listed. Default: `false` (404).
-    public var listDirectories: Bool
-    /// Whether live reload is on. Default: `false`.
-    public var watch: Bool
-    /// How often the watcher compares modification times. Default: 300 ms.
-    public var watchInterval: Duration
-    /// Whether compressible responses are gzipped on the fly for clients that accept it.
-    /// Default: `true`.
-    public var gzip: Bool
-    /// How long in-flight responses may run after a shutdown signal. Default: 10 s.
-    public var shutdownGracePeriod: Duration
-    /// Files up to this size are kept in the in-memory small-file cache (validated by size and
-    /// modification time on every hit); `0` disables it. Default: 64 KiB.
-    public var smallFileCacheLimit: Int
-    /// The most bytes the small-file cache holds. Default: 32 MiB.
-    public var smallFileCacheCapacity: Int
-
-    /// Creates a configuration with the safe defaults.
+    /// Every default is the safe one: loopback only, no CORS, no dotfiles, no listing, no live
+    /// reload.
     ///
-    /// - Parameter root: The directory to serve.
-    public init(root: URL) {
-        self.root = root
-        self.rootProvider = nil
-        self.scheme = "app"
-        self.appHost = "localhost"
-        self.bindAddress = "127.0.0.1"
-        self.port = 8080
-        self.fallbackOrigin = nil
-        self.spa = false
-        self.imageCacheDirectory = nil
-        self.corsOrigins = []
-        self.allowedHosts = []
-        self.dotfiles = false
-        self.listDirectories = false
-        self.watch = false
-        self.watchInterval = .milliseconds(300)
-        self.gzip = true
-        self.shutdownGracePeriod = .seconds(10)
-        self.smallFileCacheLimit = 64 << 10
-        self.smallFileCacheCapacity = 32 << 20
-    }
+    /// ```swift
+    /// var configuration = ServeConfiguration(root: URL(filePath: "Samples/app"))
+    /// configuration.port = 0          // any free port
+    /// let server = try SchemeServer(configuration: configuration)
+    /// ```
+    public struct ServeConfiguration: Sendable {
+        /// The directory served at the scheme's root (with ``rootProvider``, only the name shown in
+        /// messages, such as a package store's directory).
+        public var root: URL
+        /// Resolves the served directory once per request instead of ``root``, or `nil`.
+        ///
+        /// Set it to serve a directory that can change while the server runs, such as the active
+        /// version of a package store (`PackageStore.rootProvider`): each request is served wholly from
+        /// the directory returned when it starts, so a switch is picked up by the next request without
+        /// a restart (the small-file cache is keyed by each opened file's identity, so it never serves
+        /// a file of the old directory). ``watch`` is not supported with a provider (the server
+        /// refuses to start). An error thrown by the provider fails the request.
+        /// Default: `nil`, serve ``root``.
+        public var rootProvider: (@Sendable () throws -> URL)?
+        /// The scheme the requests are translated to. Default: `app`.
+        public var scheme: String
+        /// The host of the translated requests (`app://localhost/…`). Default: `localhost`.
+        public var appHost: String
+        /// The address to listen on. Default: `127.0.0.1` (loopback only).
+        public var bindAddress: String
+        /// The TCP port; `0` picks a free one. Default: 8080.
+        public var port: Int
+        /// The origin unresolved paths are fetched from (`https://origin.example`), or `nil`.
+        public var fallbackOrigin: URL?
+        /// Whether a path with no extension that matches no file is answered with `/index.html`.
+        /// Default: `false`.
+        public var spa: Bool
+        /// The image cache directory, or `nil` for no image cache. Default: `nil`.
+        public var imageCacheDirectory: URL?
+        /// The origins allowed by CORS; each is echoed back exactly when it matches the request's
+        /// `Origin`. Default: none (no CORS headers at all).
+        public var corsOrigins: [String]
+        /// Host names answered besides `localhost`, `*.localhost`, `127.0.0.1` and `[::1]`.
+        /// A name starting with `*.` allows its subdomains. Default: none.
+        public var allowedHosts: [String]
+        /// Whether dotfiles and dot-directories are served. Default: `false` (404).
+        public var dotfiles: Bool
+        /// Whether directories without an `index.html` are listed. Default: `false` (404).
+        public var listDirectories: Bool
+        /// Whether live reload is on. Default: `false`.
+        public var watch: Bool
+        /// How often the watcher compares modification times. Default: 300 ms.
+        public var watchInterval: Duration
+        /// Whether compressible responses are gzipped on the fly for clients that accept it, and
+        /// precompressed `name.br` / `name.gz` siblings served in place of `name`. Default: `true`.
+        public var gzip: Bool
+        /// How long in-flight responses may run after a shutdown signal. Default: 10 s.
+        public var shutdownGracePeriod: Duration
+        /// Files up to this size have their bytes kept in the file handler's in-memory body cache
+        /// (keyed by device, inode, size and modification time of the opened file, after
+        /// preconditions and ranges are evaluated); `0` disables it. Default: 64 KiB.
+        public var smallFileCacheLimit: Int
+        /// The most bytes the small-file cache holds. Default: 32 MiB.
+        public var smallFileCacheCapacity: Int
 
-    /// Whether ``bindAddress`` is a loopback address (`127.0.0.0/8`, `::1`, `localhost`).
-    public var bindsLoopbackOnly: Bool {
-        let address = bindAddress.lowercased()
-        return address == "localhost" || address == "::1" || address == "[::1]" || address.hasPrefix("127.")
+        /// Creates a configuration with the safe defaults.
+        ///
+        /// - Parameter root: The directory to serve.
+        public init(root: URL) {
+            self.root = root
+            self.rootProvider = nil
+            self.scheme = "app"
+            self.appHost = "localhost"
+            self.bindAddress = "127.0.0.1"
+            self.port = 8080
+            self.fallbackOrigin = nil
+            self.spa = false
+            self.imageCacheDirectory = nil
+            self.corsOrigins = []
+            self.allowedHosts = []
+            self.dotfiles = false
+            self.listDirectories = false
+            self.watch = false
+            self.watchInterval = .milliseconds(300)
+            self.gzip = true
+            self.shutdownGracePeriod = .seconds(10)
+            self.smallFileCacheLimit = 64 << 10
+            self.smallFileCacheCapacity = 32 << 20
+        }
+
+        /// Whether ``bindAddress`` is a loopback address (`127.0.0.0/8`, `::1`, `localhost`).
+        public var bindsLoopbackOnly: Bool {
+            let address = bindAddress.lowercased()
+            return address == "localhost" || address == "::1" || address == "[::1]" || address.hasPrefix("127.")
+        }
     }
-}
+#endif

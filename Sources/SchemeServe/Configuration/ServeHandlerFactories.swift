@@ -1,69 +1,82 @@
-public import Foundation
-public import SchemeKit
+// Built with the package trait `Server` (on by default); without it the module is empty.
+#if Server
+    public import Foundation
+    public import SchemeKit
 
-/// Where the resource handlers come from: the seam between schemeserve and SchemeKit's handlers.
-///
-/// ``ServeHandlerChainBuilder`` asks these factories for the file handler, the image cache and
-/// the network fallback, and wraps them with schemeserve's own handlers (dotfile guard,
-/// precompressed siblings, small-file cache). Swap a factory to serve through another
-/// implementation; ``standard`` is SchemeKit's set.
-public struct ServeHandlerFactories: Sendable {
-    /// Options the file handler is built with.
-    public struct FileOptions: Sendable {
-        /// The directory to serve.
-        public var root: URL
-        /// Resolves the directory to serve per request (in place of ``root``), or `nil`; see
-        /// ``ServeConfiguration/rootProvider``.
-        public var rootProvider: (@Sendable () throws -> URL)?
-        /// Whether an extensionless path that matches nothing gets `/index.html`.
-        public var spa: Bool
-        /// Whether dotfiles and dot-directories are served.
-        public var dotfiles: Bool
-        /// Whether directories without an index file are listed.
-        public var listDirectories: Bool
-    }
+    /// Where the resource handlers come from: the seam between schemeserve and SchemeKit's handlers.
+    ///
+    /// ``ServeHandlerChainBuilder`` asks these factories for the file handler, the image cache and
+    /// the network fallback, and chains them. Everything about files (dotfiles, precompressed
+    /// siblings, the small-file body cache, traversal safety) is the file handler's, configured
+    /// through ``FileOptions``. Swap a factory to serve through another implementation;
+    /// ``standard`` is SchemeKit's set.
+    public struct ServeHandlerFactories: Sendable {
+        /// Options the file handler is built with.
+        public struct FileOptions: Sendable {
+            /// The directory to serve.
+            public var root: URL
+            /// Resolves the directory to serve per request (in place of ``root``), or `nil`; see
+            /// ``ServeConfiguration/rootProvider``.
+            public var rootProvider: (@Sendable () throws -> URL)?
+            /// Whether an extensionless path that matches nothing gets `/index.html`.
+            public var spa: Bool
+            /// Whether dotfiles and dot-directories are served.
+            public var dotfiles: Bool
+            /// Whether directories without an index file are listed.
+            public var listDirectories: Bool
+            /// Whether `name.br` / `name.gz` siblings are served, with `Content-Encoding`, to clients
+            /// that accept them.
+            public var precompressed: Bool
+            /// Limits of the in-memory cache of small files' bodies, or `nil` for none.
+            public var bodyCache: LocalFileHandler.BodyCache?
+        }
 
-    /// Makes the handler that serves files under a directory; it must pass (not answer 404) for
-    /// missing files so the chain can fall back.
-    public var files: @Sendable (FileOptions) throws -> any SchemeHandler
-    /// Makes the image cache for a cache directory, in front of `next` (the network fallback, when
-    /// there is one; the cache stores what it produces), or `nil` when unavailable.
-    public var imageCache: (@Sendable (_ directory: URL, _ next: (any SchemeHandler)?) throws -> any SchemeHandler)?
-    /// Makes the network fallback for an origin, or `nil` when unavailable.
-    public var network: (@Sendable (_ origin: URL) throws -> any SchemeHandler)?
+        /// Makes the handler that serves files under a directory; it must pass (not answer 404) for
+        /// missing files so the chain can fall back.
+        public var files: @Sendable (FileOptions) throws -> any SchemeHandler
+        /// Makes the image cache for a cache directory, in front of `next` (the network fallback, when
+        /// there is one; the cache stores what it produces), or `nil` when unavailable.
+        public var imageCache: (@Sendable (_ directory: URL, _ next: (any SchemeHandler)?) throws -> any SchemeHandler)?
+        /// Makes the network fallback for an origin, or `nil` when unavailable.
+        public var network: (@Sendable (_ origin: URL) throws -> any SchemeHandler)?
 
-    /// Creates factories.
-    public init(
-        files: @escaping @Sendable (FileOptions) throws -> any SchemeHandler,
-        imageCache: (@Sendable (URL, (any SchemeHandler)?) throws -> any SchemeHandler)? = nil,
-        network: (@Sendable (URL) throws -> any SchemeHandler)? = nil
-    ) {
-        self.files = files
-        self.imageCache = imageCache
-        self.network = network
-    }
+        /// Creates factories.
+        public init(
+            files: @escaping @Sendable (FileOptions) throws -> any SchemeHandler,
+            imageCache: (@Sendable (URL, (any SchemeHandler)?) throws -> any SchemeHandler)? = nil,
+            network: (@Sendable (URL) throws -> any SchemeHandler)? = nil
+        ) {
+            self.files = files
+            self.imageCache = imageCache
+            self.network = network
+        }
 
-    /// SchemeKit's handlers: `LocalFileHandler` (its root dynamic when a root provider is given; symlinks followed only within the root, hidden
-    /// files denied unless `dotfiles`, listing with `listDirectories`, `Cache-Control: no-cache`),
-    /// `ImageCacheHandler` over a memory tier and a disk tier in the given directory, and
-    /// `NetworkFallbackHandler` rewriting `scheme://host/path` to the origin's scheme, host and
-    /// port (the origin's path is not used).
-    public static var standard: ServeHandlerFactories {
-        ServeHandlerFactories(
-            files: { options in
-                LocalFileHandler(
-                    configuration: LocalFileHandler.Configuration(
-                        root: options.rootProvider.map { .dynamic($0) } ?? .directory(options.root),
-                        singlePageFallback: options.spa,
-                        hiddenFiles: options.dotfiles ? .allow : .deny,
-                        directoryListing: options.listDirectories
+        /// SchemeKit's handlers: `LocalFileHandler` (its root dynamic when a root provider is given;
+        /// symlinks followed only within the root, hidden files denied with 404 unless `dotfiles`,
+        /// listing with `listDirectories`, `.br`/`.gz` siblings with `precompressed`, the body cache
+        /// with `bodyCache`, `Cache-Control: no-cache`),
+        /// `ImageCacheHandler` over a memory tier and a disk tier in the given directory, and
+        /// `NetworkFallbackHandler` rewriting `scheme://host/path` to the origin's scheme, host and
+        /// port (the origin's path is not used).
+        public static var standard: ServeHandlerFactories {
+            ServeHandlerFactories(
+                files: { options in
+                    LocalFileHandler(
+                        configuration: LocalFileHandler.Configuration(
+                            root: options.rootProvider.map { .dynamic($0) } ?? .directory(options.root),
+                            singlePageFallback: options.spa,
+                            hiddenFiles: options.dotfiles ? .allow : .deny,
+                            directoryListing: options.listDirectories,
+                            bodyCache: options.bodyCache,
+                            precompressed: options.precompressed ? [.brotli, .gzip] : []
+                        )
                     )
-                )
-            },
-            imageCache: { directory, next in
-                ImageCacheHandler(cache: ImageCache(disk: DiskStorage.Config(directory: directory)), upstream: next)
-            },
-            network: { origin in NetworkFallbackHandler(origin: origin) }
-        )
+                },
+                imageCache: { directory, next in
+                    ImageCacheHandler(cache: ImageCache(disk: DiskStorage.Config(directory: directory)), upstream: next)
+                },
+                network: { origin in NetworkFallbackHandler(origin: origin) }
+            )
+        }
     }
-}
+#endif

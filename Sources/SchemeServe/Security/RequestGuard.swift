@@ -1,90 +1,94 @@
-public import HTTPTypes
+// Built with the package trait `Server` (on by default); without it the module is empty.
+#if Server
+    public import HTTPTypes
 
-/// The checks every request passes before it reaches the handlers: the request target, the
-/// `Host` header (DNS rebinding) and cross-site `no-cors` loads (source theft).
-///
-/// Pure and table-tested; ``SchemeServer`` applies it first, so a rejected request never reaches
-/// a handler.
-public struct RequestGuard: Sendable {
-    /// Why a request was refused, with the status it gets.
-    public struct Rejection: Sendable, Equatable {
-        /// The status: 400 for a malformed target, 403 for a refused host or cross-site load.
-        public let status: HTTPResponse.Status
-        /// A short, path-free message for the body.
-        public let message: String
-    }
+    /// The checks every request passes before it reaches the handlers: the request target, the
+    /// `Host` header (DNS rebinding) and cross-site `no-cors` loads (source theft).
+    ///
+    /// Pure and table-tested; ``SchemeServer`` applies it first, so a rejected request never reaches
+    /// a handler.
+    public struct RequestGuard: Sendable {
+        /// Why a request was refused, with the status it gets.
+        public struct Rejection: Sendable, Equatable {
+            /// The status: 400 for a malformed target, 403 for a refused host or cross-site load.
+            public let status: HTTPResponse.Status
+            /// A short, path-free message for the body.
+            public let message: String
+        }
 
-    private let allowedHosts: Set<String>
-    private let allowedSuffixes: [String]
+        private let allowedHosts: Set<String>
+        private let allowedSuffixes: [String]
 
-    /// Creates a guard that also answers the given host names (`*.example.test` allows
-    /// subdomains) and the bind address when it is a specific address.
-    public init(allowedHosts: [String] = [], bindAddress: String? = nil) {
-        var exact: Set<String> = ["localhost", "127.0.0.1", "[::1]"]
-        var suffixes = [".localhost"]
-        for host in allowedHosts {
-            let name = Self.normalise(host)
-            if name.hasPrefix("*.") {
-                suffixes.append(String(name.dropFirst(1)))
-            } else if !name.isEmpty {
-                exact.insert(name)
+        /// Creates a guard that also answers the given host names (`*.example.test` allows
+        /// subdomains) and the bind address when it is a specific address.
+        public init(allowedHosts: [String] = [], bindAddress: String? = nil) {
+            var exact: Set<String> = ["localhost", "127.0.0.1", "[::1]"]
+            var suffixes = [".localhost"]
+            for host in allowedHosts {
+                let name = Self.normalise(host)
+                if name.hasPrefix("*.") {
+                    suffixes.append(String(name.dropFirst(1)))
+                } else if !name.isEmpty {
+                    exact.insert(name)
+                }
             }
-        }
-        if let bindAddress, bindAddress != "0.0.0.0", bindAddress != "::", bindAddress != "[::]" {
-            exact.insert(bindAddress.contains(":") && !bindAddress.hasPrefix("[") ? "[\(bindAddress)]" : bindAddress)
-        }
-        self.allowedHosts = exact
-        self.allowedSuffixes = suffixes
-    }
-
-    /// Checks a request head; `nil` when it may proceed.
-    public func check(_ head: HTTPRequest) -> Rejection? {
-        if let rejection = Self.checkTarget(head.path ?? "") { return rejection }
-        guard let authority = head.authority, isAllowed(host: authority) else {
-            return Rejection(status: .forbidden, message: "Forbidden: host not allowed\n")
-        }
-        let fields = head.headerFields
-        if let site = fields[.secFetchSite], site.lowercased() == "cross-site",
-            let mode = fields[.secFetchMode], mode.lowercased() == "no-cors"
-        {
-            return Rejection(status: .forbidden, message: "Forbidden: cross-site load\n")
-        }
-        return nil
-    }
-
-    /// Rejects targets with a fragment, a NUL (raw or `%00`), control characters or spaces, and
-    /// targets that are not in origin form.
-    public static func checkTarget(_ target: String) -> Rejection? {
-        let bad = Rejection(status: .badRequest, message: "Bad Request\n")
-        guard target.utf8.first == UInt8(ascii: "/") else { return bad }
-        var previous: (UInt8, UInt8) = (0, 0)
-        for byte in target.utf8 {
-            if byte <= 0x20 || byte == 0x7F || byte == UInt8(ascii: "#") { return bad }
-            // `%00`
-            if byte == UInt8(ascii: "0"), previous.1 == UInt8(ascii: "0"), previous.0 == UInt8(ascii: "%") {
-                return bad
+            if let bindAddress, bindAddress != "0.0.0.0", bindAddress != "::", bindAddress != "[::]" {
+                exact.insert(
+                    bindAddress.contains(":") && !bindAddress.hasPrefix("[") ? "[\(bindAddress)]" : bindAddress)
             }
-            previous = (previous.1, byte)
+            self.allowedHosts = exact
+            self.allowedSuffixes = suffixes
         }
-        return nil
-    }
 
-    /// Whether a `Host` value (port ignored) is answered.
-    public func isAllowed(host authority: String) -> Bool {
-        let name = Self.normalise(authority)
-        if allowedHosts.contains(name) { return true }
-        return allowedSuffixes.contains { name.hasSuffix($0) && name.count > $0.count }
-    }
-
-    /// Lowercases, strips the port and a trailing dot; keeps IPv6 brackets.
-    static func normalise(_ authority: String) -> String {
-        var host = Substring(authority.lowercased())
-        if host.hasPrefix("[") {
-            if let close = host.firstIndex(of: "]") { host = host[...close] }
-        } else if let colon = host.lastIndex(of: ":") {
-            host = host[..<colon]
+        /// Checks a request head; `nil` when it may proceed.
+        public func check(_ head: HTTPRequest) -> Rejection? {
+            if let rejection = Self.checkTarget(head.path ?? "") { return rejection }
+            guard let authority = head.authority, isAllowed(host: authority) else {
+                return Rejection(status: .forbidden, message: "Forbidden: host not allowed\n")
+            }
+            let fields = head.headerFields
+            if let site = fields[.secFetchSite], site.lowercased() == "cross-site",
+                let mode = fields[.secFetchMode], mode.lowercased() == "no-cors"
+            {
+                return Rejection(status: .forbidden, message: "Forbidden: cross-site load\n")
+            }
+            return nil
         }
-        if host.hasSuffix(".") { host = host.dropLast() }
-        return String(host)
+
+        /// Rejects targets with a fragment, a NUL (raw or `%00`), control characters or spaces, and
+        /// targets that are not in origin form.
+        public static func checkTarget(_ target: String) -> Rejection? {
+            let bad = Rejection(status: .badRequest, message: "Bad Request\n")
+            guard target.utf8.first == UInt8(ascii: "/") else { return bad }
+            var previous: (UInt8, UInt8) = (0, 0)
+            for byte in target.utf8 {
+                if byte <= 0x20 || byte == 0x7F || byte == UInt8(ascii: "#") { return bad }
+                // `%00`
+                if byte == UInt8(ascii: "0"), previous.1 == UInt8(ascii: "0"), previous.0 == UInt8(ascii: "%") {
+                    return bad
+                }
+                previous = (previous.1, byte)
+            }
+            return nil
+        }
+
+        /// Whether a `Host` value (port ignored) is answered.
+        public func isAllowed(host authority: String) -> Bool {
+            let name = Self.normalise(authority)
+            if allowedHosts.contains(name) { return true }
+            return allowedSuffixes.contains { name.hasSuffix($0) && name.count > $0.count }
+        }
+
+        /// Lowercases, strips the port and a trailing dot; keeps IPv6 brackets.
+        static func normalise(_ authority: String) -> String {
+            var host = Substring(authority.lowercased())
+            if host.hasPrefix("[") {
+                if let close = host.firstIndex(of: "]") { host = host[...close] }
+            } else if let colon = host.lastIndex(of: ":") {
+                host = host[..<colon]
+            }
+            if host.hasSuffix(".") { host = host.dropLast() }
+            return String(host)
+        }
     }
-}
+#endif

@@ -1,121 +1,125 @@
-import Foundation
-import Synchronization
+// Built with the package trait `Server` (on by default); without it the module is empty.
+#if Server
+    import Foundation
+    import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+    #if canImport(Glibc)
+        import Glibc
+    #elseif canImport(Darwin)
+        import Darwin
+    #endif
 
-/// The built `schemeserve` binary, started as a child process.
-final class ServeProcess: Sendable {
-    let process: Process
-    let firstLine: String
-    let port: Int
-    private let stderrPipe: Pipe
+    /// The built `schemeserve` binary, started as a child process.
+    final class ServeProcess: Sendable {
+        let process: Process
+        let firstLine: String
+        let port: Int
+        private let stderrPipe: Pipe
 
-    /// The binary next to the test bundle (`.build/<config>/schemeserve`).
-    static var binary: URL {
-        let candidates = [
-            URL(filePath: CommandLine.arguments[0]).deletingLastPathComponent(),
-            URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().appending(path: ".build/debug"),
-        ]
-        for directory in candidates {
-            var url = directory
-            // Inside an .xctest bundle on some platforms.
-            while url.path != "/" {
-                let candidate = url.appending(path: "schemeserve")
-                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-                url.deleteLastPathComponent()
-                if url.lastPathComponent == ".build" { break }
+        /// The binary next to the test bundle (`.build/<config>/schemeserve`).
+        static var binary: URL {
+            let candidates = [
+                URL(filePath: CommandLine.arguments[0]).deletingLastPathComponent(),
+                URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                    .deletingLastPathComponent()
+                    .deletingLastPathComponent().appending(path: ".build/debug"),
+            ]
+            for directory in candidates {
+                var url = directory
+                // Inside an .xctest bundle on some platforms.
+                while url.path != "/" {
+                    let candidate = url.appending(path: "schemeserve")
+                    if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+                    url.deleteLastPathComponent()
+                    if url.lastPathComponent == ".build" { break }
+                }
+            }
+            return candidates[1].appending(path: "schemeserve")
+        }
+
+        /// Runs the binary to completion (for usage errors): exit code, stdout, stderr.
+        static func runToEnd(_ arguments: [String], timeout: Double = 20) throws -> (Int32, String, String) {
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = arguments
+            let out = Pipe()
+            let err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            try process.run()
+            let deadline = Date.now.addingTimeInterval(timeout)
+            while process.isRunning && Date.now < deadline { usleep(20_000) }
+            if process.isRunning {
+                process.terminate()
+                throw RawHTTP.Failure(description: "schemeserve did not exit")
+            }
+            let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            return (process.terminationStatus, stdout, stderr)
+        }
+
+        /// Starts `schemeserve <arguments> --port 0` and waits (bounded) for its first stdout line.
+        init(_ arguments: [String], timeout: Double = 30) throws {
+            let process = Process()
+            process.executableURL = Self.binary
+            process.arguments = arguments + ["--port", "0", "--no-access-log"]
+            let out = Pipe()
+            let err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            try process.run()
+            self.process = process
+            self.stderrPipe = err
+            let fd = out.fileHandleForReading.fileDescriptor
+            var line = Data()
+            let deadline = Date.now.addingTimeInterval(timeout)
+            var pollFD = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            while Date.now < deadline {
+                guard poll(&pollFD, 1, 200) > 0 else { continue }
+                var byte: UInt8 = 0
+                guard read(fd, &byte, 1) == 1 else { break }
+                if byte == 10 { break }
+                line.append(byte)
+            }
+            firstLine = String(decoding: line, as: UTF8.self)
+            guard let range = firstLine.range(of: #":(\d+)/$"#, options: .regularExpression),
+                let port = Int(firstLine[range].dropFirst().dropLast())
+            else {
+                process.terminate()
+                throw RawHTTP.Failure(description: "no 'Serving …' line: \(firstLine)")
+            }
+            self.port = port
+        }
+
+        /// Sends `signal` and waits (bounded) for the exit; returns the exit status.
+        @discardableResult
+        func stop(signal: Int32 = SIGTERM, timeout: Double = 20) -> Int32? {
+            if process.isRunning { kill(process.processIdentifier, signal) }
+            let deadline = Date.now.addingTimeInterval(timeout)
+            while process.isRunning && Date.now < deadline { usleep(20_000) }
+            if process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+                return nil
+            }
+            return process.terminationStatus
+        }
+
+        /// Peak resident memory (VmHWM) in KiB, from /proc.
+        var peakResidentKiB: Int? {
+            guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
+            else {
+                return nil
+            }
+            for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+                return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+            }
+            return nil
+        }
+
+        deinit {
+            if process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
             }
         }
-        return candidates[1].appending(path: "schemeserve")
     }
-
-    /// Runs the binary to completion (for usage errors): exit code, stdout, stderr.
-    static func runToEnd(_ arguments: [String], timeout: Double = 20) throws -> (Int32, String, String) {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let deadline = Date.now.addingTimeInterval(timeout)
-        while process.isRunning && Date.now < deadline { usleep(20_000) }
-        if process.isRunning {
-            process.terminate()
-            throw RawHTTP.Failure(description: "schemeserve did not exit")
-        }
-        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        return (process.terminationStatus, stdout, stderr)
-    }
-
-    /// Starts `schemeserve <arguments> --port 0` and waits (bounded) for its first stdout line.
-    init(_ arguments: [String], timeout: Double = 30) throws {
-        let process = Process()
-        process.executableURL = Self.binary
-        process.arguments = arguments + ["--port", "0", "--no-access-log"]
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        self.process = process
-        self.stderrPipe = err
-        let fd = out.fileHandleForReading.fileDescriptor
-        var line = Data()
-        let deadline = Date.now.addingTimeInterval(timeout)
-        var pollFD = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        while Date.now < deadline {
-            guard poll(&pollFD, 1, 200) > 0 else { continue }
-            var byte: UInt8 = 0
-            guard read(fd, &byte, 1) == 1 else { break }
-            if byte == 10 { break }
-            line.append(byte)
-        }
-        firstLine = String(decoding: line, as: UTF8.self)
-        guard let range = firstLine.range(of: #":(\d+)/$"#, options: .regularExpression),
-            let port = Int(firstLine[range].dropFirst().dropLast())
-        else {
-            process.terminate()
-            throw RawHTTP.Failure(description: "no 'Serving …' line: \(firstLine)")
-        }
-        self.port = port
-    }
-
-    /// Sends `signal` and waits (bounded) for the exit; returns the exit status.
-    @discardableResult
-    func stop(signal: Int32 = SIGTERM, timeout: Double = 20) -> Int32? {
-        if process.isRunning { kill(process.processIdentifier, signal) }
-        let deadline = Date.now.addingTimeInterval(timeout)
-        while process.isRunning && Date.now < deadline { usleep(20_000) }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            return nil
-        }
-        return process.terminationStatus
-    }
-
-    /// Peak resident memory (VmHWM) in KiB, from /proc.
-    var peakResidentKiB: Int? {
-        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
-        else {
-            return nil
-        }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-            return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
-        }
-        return nil
-    }
-
-    deinit {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-        }
-    }
-}
+#endif
