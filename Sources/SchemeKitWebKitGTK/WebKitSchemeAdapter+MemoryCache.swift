@@ -1,0 +1,44 @@
+// Built only with the package trait `WebKitGTK` (it needs WebKitGTK 6.0's headers and libraries).
+#if WebKitGTK
+    import CWebKitGTK
+
+    extension WebKitSchemeAdapter {
+        /// Empties WebKit's in-memory resource cache in every web process of a network session, so the
+        /// next loads ask the adapter again for every subresource.
+        ///
+        /// WebKit keeps a custom-scheme subresource (a script, a style sheet, an image) in its memory
+        /// cache for the life of the web process unless the response says `Cache-Control: no-cache` or
+        /// `no-store` — the same rule it applies to `file://`. A handler that lets WebKit cache
+        /// (for instance ``SchemeKit/LocalFileHandler`` with `cacheControl: "max-age=31536000, immutable"`
+        /// over an offline package, whose files never change within a version) makes warm loads
+        /// skip those requests entirely; call this after activating a new version, so no view mixes
+        /// the old version's cached files with the new one's pages. Main resources (the pages
+        /// themselves) are never cached.
+        ///
+        /// Callable from any task; WebKit is called on ``executor``.
+        ///
+        /// - Parameter networkSession: The `WebKitNetworkSession` whose cache to empty. Default: `nil`,
+        ///   WebKit's default session (the one ``WebViewSession`` views use).
+        /// - Throws: ``WebKitGTKError`` when WebKit reports a failure.
+        public func clearMemoryCache(networkSession: OpaquePointer? = nil) async throws {
+            let session = UInt(bitPattern: networkSession)
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                executor.execute {
+                    let manager = webkit_network_session_get_website_data_manager(
+                        OpaquePointer(bitPattern: session) ?? webkit_network_session_get_default())
+                    let completion = GAsyncCompletion { source, result in
+                        var error: UnsafeMutablePointer<GError>?
+                        if webkit_website_data_manager_clear_finish(OpaquePointer(source), result, &error) != 0 {
+                            continuation.resume()
+                        } else {
+                            continuation.resume(throwing: WebKitGTKError.websiteData(consumeError(error)))
+                        }
+                    }
+                    webkit_website_data_manager_clear(
+                        manager, WEBKIT_WEBSITE_DATA_MEMORY_CACHE, 0, nil, GAsyncCompletion.callback,
+                        completion.retainedPointer())
+                }
+            }
+        }
+    }
+#endif

@@ -1,0 +1,378 @@
+// Built only with the package trait `WebKitGTK` (it needs WebKitGTK 6.0's headers and libraries).
+#if WebKitGTK
+    public import CWebKitGTK
+    import Foundation
+    public import SchemeKit
+
+    /// A headless WebKitGTK web view in its own `GtkWindow`, usable by one holder at a time: the
+    /// ``SchemeKit/PoolableSession`` of the WebKitGTK adapter.
+    ///
+    /// Every method may be called from any task: WebKit work is submitted to the session's
+    /// ``GLibExecutor`` and awaited. Views use WebKit's default `WebKitWebContext` unless given
+    /// another; a ``WebKitSchemeAdapter`` registers the schemes on it.
+    ///
+    /// ## Reset
+    /// ``reset()`` stops loading, removes user scripts, style sheets and script message handlers,
+    /// restores the session state captured right after the view's first (blank) load — WebKit 6 has no
+    /// call that clears history in place, but restoring a one-entry state replaces the list — and
+    /// navigates to that entry. It then checks that the view cannot go back; if history survived it
+    /// throws, and the pool replaces the view.
+    ///
+    /// ## Health
+    /// ``isHealthy()`` is `false` once the view's web process terminated (`web-process-terminated`).
+    public final class WebViewSession: PoolableSession, @unchecked Sendable {
+        /// The executor of the main context the view lives on.
+        public let executor: GLibExecutor
+        /// The `WebKitWebView` (a `GtkWidget`). Use it on the main context only.
+        public nonisolated(unsafe) let view: UnsafeMutablePointer<WebKitWebView>
+        private nonisolated(unsafe) let window: UnsafeMutablePointer<GtkWidget>
+        // Main-context state.
+        private var emptyState: OpaquePointer?
+        private var terminated = false
+        private var closed = false
+        private var pendingLoad: CheckedContinuation<Void, any Error>?
+        private var messageHandlers: [String: (handlerID: gulong, callback: @Sendable (String) -> Void)] = [:]
+
+        private init(executor: GLibExecutor, width: Int32, height: Int32, context: OpaquePointer?) {
+            self.executor = executor
+            window = gtk_window_new()
+            let gtkWindow = UnsafeMutableRawPointer(window).assumingMemoryBound(to: GtkWindow.self)
+            gtk_window_set_default_size(gtkWindow, width, height)
+            let widget = context.map { schemekit_web_view_new_with_context($0)! } ?? webkit_web_view_new()!
+            view = UnsafeMutableRawPointer(widget).assumingMemoryBound(to: WebKitWebView.self)
+            gtk_window_set_child(gtkWindow, widget)
+            gtk_window_present(gtkWindow)
+            // The handlers reach the session through a weak box each connection retains (released
+            // when the handler is disconnected or the view finalised): a signal after the session is
+            // gone finds `nil`, never freed memory.
+            let raw = UnsafeMutableRawPointer(view)
+            for (signal, handler) in [
+                ("load-changed", unsafeBitCast(WebViewSession.loadChanged, to: GCallback.self)),
+                ("load-failed", unsafeBitCast(WebViewSession.loadFailed, to: GCallback.self)),
+                ("web-process-terminated", unsafeBitCast(WebViewSession.processTerminated, to: GCallback.self)),
+            ] {
+                g_signal_connect_data(
+                    raw, signal, handler, Unmanaged.passRetained(signalTarget).toOpaque(),
+                    { data, _ in Unmanaged<SignalTarget>.fromOpaque(data!).release() }, GConnectFlags(rawValue: 0))
+            }
+            signalTarget.session = self
+        }
+
+        /// Destroys the window (and with it the view) of a session dropped without ``tearDown()``.
+        deinit {
+            guard !closed else { return }
+            let window = UInt(bitPattern: window)
+            let view = UInt(bitPattern: view)
+            let target = UInt(bitPattern: Unmanaged.passUnretained(signalTarget).toOpaque())
+            let emptyState = emptyState.map { UInt(bitPattern: UnsafeMutableRawPointer($0)) }
+            executor.execute {
+                g_signal_handlers_disconnect_matched(
+                    UnsafeMutableRawPointer(bitPattern: view), G_SIGNAL_MATCH_DATA, 0, 0, nil, nil,
+                    UnsafeMutableRawPointer(bitPattern: target))
+                if let emptyState { webkit_web_view_session_state_unref(OpaquePointer(bitPattern: emptyState)) }
+                gtk_window_destroy(UnsafeMutableRawPointer(bitPattern: window)!.assumingMemoryBound(to: GtkWindow.self))
+            }
+        }
+
+        /// What the view's signal handlers get as `user_data`: the session, weakly. Main context only.
+        private final class SignalTarget: @unchecked Sendable {
+            weak var session: WebViewSession?
+        }
+
+        private let signalTarget = SignalTarget()
+
+        /// Makes a view in a new window, shows it (under Xvfb) and, when `warm`, loads `about:blank` so
+        /// its web process is running when this returns.
+        ///
+        /// - Parameters:
+        ///   - executor: The executor of the default main context (GTK must be initialised there).
+        ///   - width: The window width. Default: 1024.
+        ///   - height: The window height. Default: 768.
+        ///   - warm: Load `blankURL` before returning. Default: `true`. A cold view (`false`) pays
+        ///     its web process start-up on its first load, and ``reset()`` cannot clear its history.
+        ///   - blankURL: The empty page a fresh and a reset view show. Default: `about:blank`. Pass
+        ///     ``WebKitSchemeAdapter/blankURL(scheme:host:)`` for views that will load `app://` pages:
+        ///     the view then stays in its warm web process instead of changing site on the next load.
+        ///   - context: The `WebKitWebContext` of the view. Default: `nil`, WebKit's default context.
+        public static func make(
+            executor: GLibExecutor, width: Int = 1024, height: Int = 768, warm: Bool = true,
+            blankURL: String = "about:blank", context: OpaquePointer? = nil
+        ) async throws -> WebViewSession {
+            nonisolated(unsafe) let context = context
+            let session = try await executor.run {
+                WebViewSession(executor: executor, width: Int32(width), height: Int32(height), context: context)
+            }
+            guard warm else { return session }
+            do {
+                try await session.load(blankURL)
+                try await executor.run { session.emptyState = webkit_web_view_get_session_state(session.view) }
+            } catch {
+                await session.tearDown()
+                throw error
+            }
+            return session
+        }
+
+        // MARK: PoolableSession
+
+        /// Stops loading, removes injected scripts and message handlers, clears history, shows the blank page.
+        ///
+        /// - Throws: ``WebKitGTKError`` when the blank page does not load or history survived.
+        public nonisolated(nonsending) func reset() async throws {
+            try await executor.run { try self.clearState() }
+            try await reloadCurrentItem()
+            let canGoBack = try await executor.run { webkit_web_view_can_go_back(self.view) != 0 }
+            if canGoBack { throw WebKitGTKError.loadFailed("back/forward history survived the reset") }
+        }
+
+        /// Whether the web process is alive and the session not torn down.
+        public nonisolated(nonsending) func isHealthy() async -> Bool {
+            (try? await executor.run { !self.terminated && !self.closed }) ?? false
+        }
+
+        /// Destroys the window and the view.
+        public nonisolated(nonsending) func tearDown() async {
+            _ = try? await executor.run { self.close() }
+        }
+
+        // MARK: Using the view
+
+        /// Loads `url` and returns when WebKit reports the load finished.
+        ///
+        /// - Throws: ``WebKitGTKError/loadFailed(_:)`` when the load fails or is replaced by another.
+        public func load(_ url: String) async throws {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                executor.execute {
+                    guard !self.closed else { return continuation.resume(throwing: WebKitGTKError.sessionClosed) }
+                    self.pendingLoad?.resume(throwing: WebKitGTKError.loadFailed("replaced by a new load"))
+                    self.pendingLoad = continuation
+                    webkit_web_view_load_uri(self.view, url)
+                }
+            }
+        }
+
+        /// Navigates to the back/forward list's current item (no new history entry).
+        private func reloadCurrentItem() async throws {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                executor.execute {
+                    guard !self.closed else { return continuation.resume(throwing: WebKitGTKError.sessionClosed) }
+                    self.pendingLoad?.resume(throwing: WebKitGTKError.loadFailed("replaced by a new load"))
+                    self.pendingLoad = continuation
+                    let list = webkit_web_view_get_back_forward_list(self.view)
+                    if let item = webkit_back_forward_list_get_current_item(list) {
+                        webkit_web_view_go_to_back_forward_list_item(self.view, item)
+                    } else {
+                        webkit_web_view_load_uri(self.view, "about:blank")
+                    }
+                }
+            }
+        }
+
+        /// Evaluates a JavaScript expression and returns its value as JSON (`"undefined"` when it has none).
+        ///
+        /// - Throws: ``WebKitGTKError/javaScript(_:)`` with the exception's message.
+        public func evaluate(_ script: String) async throws -> String {
+            try await javaScript { completion in
+                webkit_web_view_evaluate_javascript(
+                    self.view, script, -1, nil, nil, nil, GAsyncCompletion.callback, completion)
+            } finish: { result, error in
+                webkit_web_view_evaluate_javascript_finish(self.view, result, error)
+            }
+        }
+
+        /// Runs `body` as the body of an async JavaScript function and returns its result as JSON; a
+        /// returned Promise is awaited.
+        ///
+        /// - Throws: ``WebKitGTKError/javaScript(_:)`` when it throws or the Promise rejects.
+        public func callAsyncFunction(_ body: String) async throws -> String {
+            try await javaScript { completion in
+                webkit_web_view_call_async_javascript_function(
+                    self.view, body, -1, nil, nil, nil, nil, GAsyncCompletion.callback, completion)
+            } finish: { result, error in
+                webkit_web_view_call_async_javascript_function_finish(self.view, result, error)
+            }
+        }
+
+        /// Writes a PNG of the visible part of the page to `path`.
+        public func snapshot(to path: String) async throws {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                executor.execute {
+                    let completion = GAsyncCompletion { _, result in
+                        var error: UnsafeMutablePointer<GError>?
+                        guard let texture = webkit_web_view_get_snapshot_finish(self.view, result, &error) else {
+                            return continuation.resume(throwing: WebKitGTKError.snapshot(consumeError(error)))
+                        }
+                        let saved = gdk_texture_save_to_png(texture, path) != 0
+                        g_object_unref(UnsafeMutableRawPointer(texture))
+                        if saved {
+                            continuation.resume()
+                        } else {
+                            continuation.resume(throwing: WebKitGTKError.snapshot("cannot write \(path)"))
+                        }
+                    }
+                    webkit_web_view_get_snapshot(
+                        self.view, WEBKIT_SNAPSHOT_REGION_VISIBLE, WEBKIT_SNAPSHOT_OPTIONS_NONE, nil,
+                        GAsyncCompletion.callback, completion.retainedPointer())
+                }
+            }
+        }
+
+        /// Injects `source` at document start in the top frame of every page loaded from now on.
+        public func addUserScript(_ source: String) async throws {
+            try await executor.run {
+                let manager = webkit_web_view_get_user_content_manager(self.view)
+                let script = webkit_user_script_new(
+                    source, WEBKIT_USER_CONTENT_INJECT_TOP_FRAME, WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, nil, nil)
+                webkit_user_content_manager_add_script(manager, script)
+                webkit_user_script_unref(script)
+            }
+        }
+
+        /// Lets pages post messages with `window.webkit.messageHandlers.<name>.postMessage(value)`;
+        /// `callback` gets each value as JSON, on the main context.
+        public func addScriptMessageHandler(_ name: String, _ callback: @escaping @Sendable (String) -> Void)
+            async throws
+        {
+            try await executor.run {
+                let manager = webkit_web_view_get_user_content_manager(self.view)!
+                let id = g_signal_connect_data(
+                    UnsafeMutableRawPointer(manager), "script-message-received::\(name)",
+                    unsafeBitCast(WebViewSession.scriptMessage, to: GCallback.self),
+                    Unmanaged.passRetained(MessageHandler(callback)).toOpaque(),
+                    { data, _ in Unmanaged<MessageHandler>.fromOpaque(data!).release() }, GConnectFlags(rawValue: 0))
+                webkit_user_content_manager_register_script_message_handler(manager, name, nil)
+                self.messageHandlers[name] = (id, callback)
+            }
+        }
+
+        /// The number of entries behind the current one in the back/forward list.
+        public func backHistoryCount() async throws -> Int {
+            try await executor.run {
+                let list = webkit_web_view_get_back_forward_list(self.view)
+                let back = webkit_back_forward_list_get_back_list(list)
+                defer { g_list_free(back) }
+                return Int(g_list_length(back))
+            }
+        }
+
+        /// Terminates the web process (to test health checks and crash handling).
+        public func terminateWebProcess() async throws {
+            try await executor.run { webkit_web_view_terminate_web_process(self.view) }
+        }
+
+        // MARK: Main-context internals
+
+        private func javaScript(
+            start: @escaping @Sendable (UnsafeMutableRawPointer) -> Void,
+            finish:
+                @escaping @Sendable (OpaquePointer?, UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) ->
+                OpaquePointer?
+        ) async throws -> String {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<String, any Error>) in
+                executor.execute {
+                    guard !self.closed else { return continuation.resume(throwing: WebKitGTKError.sessionClosed) }
+                    let completion = GAsyncCompletion { _, result in
+                        var error: UnsafeMutablePointer<GError>?
+                        guard let value = finish(result, &error) else {
+                            return continuation.resume(throwing: WebKitGTKError.javaScript(consumeError(error)))
+                        }
+                        continuation.resume(returning: WebViewSession.json(value))
+                        g_object_unref(UnsafeMutableRawPointer(value))
+                    }
+                    start(completion.retainedPointer())
+                }
+            }
+        }
+
+        static func json(_ value: OpaquePointer) -> String {
+            if jsc_value_is_undefined(value) != 0 { return "undefined" }
+            guard let text = jsc_value_to_json(value, 0) else { return "undefined" }
+            defer { g_free(text) }
+            return String(cString: text)
+        }
+
+        private func clearState() throws {
+            guard !closed else { throw WebKitGTKError.sessionClosed }
+            webkit_web_view_stop_loading(view)
+            let manager = webkit_web_view_get_user_content_manager(view)
+            webkit_user_content_manager_remove_all_scripts(manager)
+            webkit_user_content_manager_remove_all_style_sheets(manager)
+            for (name, handler) in messageHandlers {
+                webkit_user_content_manager_unregister_script_message_handler(manager, name, nil)
+                g_signal_handler_disconnect(UnsafeMutableRawPointer(manager), handler.handlerID)
+            }
+            messageHandlers = [:]
+            if let emptyState { webkit_web_view_restore_session_state(view, emptyState) }
+        }
+
+        private func close() {
+            guard !closed else { return }
+            closed = true
+            pendingLoad?.resume(throwing: WebKitGTKError.sessionClosed)
+            pendingLoad = nil
+            let manager = webkit_web_view_get_user_content_manager(view)
+            for (name, handler) in messageHandlers {
+                webkit_user_content_manager_unregister_script_message_handler(manager, name, nil)
+                g_signal_handler_disconnect(UnsafeMutableRawPointer(manager), handler.handlerID)
+            }
+            messageHandlers = [:]
+            g_signal_handlers_disconnect_matched(
+                UnsafeMutableRawPointer(view), G_SIGNAL_MATCH_DATA, 0, 0, nil, nil,
+                Unmanaged.passUnretained(signalTarget).toOpaque())
+            if let emptyState { webkit_web_view_session_state_unref(emptyState) }
+            emptyState = nil
+            gtk_window_destroy(UnsafeMutableRawPointer(window).assumingMemoryBound(to: GtkWindow.self))
+        }
+
+        private static func session(_ data: UnsafeMutableRawPointer?) -> WebViewSession? {
+            Unmanaged<SignalTarget>.fromOpaque(data!).takeUnretainedValue().session
+        }
+
+        private static let loadChanged:
+            @convention(c) (UnsafeMutableRawPointer?, WebKitLoadEvent, UnsafeMutableRawPointer?) -> Void = {
+                _, event, data in
+                guard event == WEBKIT_LOAD_FINISHED else { return }
+                guard let session = WebViewSession.session(data) else { return }
+                session.pendingLoad?.resume()
+                session.pendingLoad = nil
+            }
+
+        private static let loadFailed:
+            @convention(c) (
+                UnsafeMutableRawPointer?, WebKitLoadEvent, UnsafePointer<CChar>?, UnsafeMutablePointer<GError>?,
+                UnsafeMutableRawPointer?
+            )
+                -> gboolean = { _, _, uri, error, data in
+                    guard let session = WebViewSession.session(data) else { return 0 }
+                    let message = error.flatMap { $0.pointee.message.map { String(cString: $0) } } ?? "load failed"
+                    let target = uri.map { String(cString: $0) } ?? ""
+                    session.pendingLoad?.resume(throwing: WebKitGTKError.loadFailed("\(target): \(message)"))
+                    session.pendingLoad = nil
+                    return 0
+                }
+
+        private static let processTerminated:
+            @convention(c) (UnsafeMutableRawPointer?, WebKitWebProcessTerminationReason, UnsafeMutableRawPointer?) ->
+                Void =
+                {
+                    _, _, data in
+                    guard let session = WebViewSession.session(data) else { return }
+                    session.terminated = true
+                    session.pendingLoad?.resume(throwing: WebKitGTKError.webProcessTerminated)
+                    session.pendingLoad = nil
+                }
+
+        /// The callback of one script message handler, carried as the signal's `user_data`.
+        private final class MessageHandler {
+            let callback: @Sendable (String) -> Void
+            init(_ callback: @escaping @Sendable (String) -> Void) { self.callback = callback }
+        }
+
+        private static let scriptMessage:
+            @convention(c) (OpaquePointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void = {
+                _, value, data in
+                guard let value else { return }
+                Unmanaged<MessageHandler>.fromOpaque(data!).takeUnretainedValue().callback(WebViewSession.json(value))
+            }
+    }
+#endif

@@ -1,0 +1,279 @@
+// Built only with the package trait `WebKitGTK` (it needs WebKitGTK 6.0's headers and libraries).
+#if WebKitGTK
+    import CWebKitGTK
+    import Dispatch
+    import Foundation
+    import SchemeKit
+    import SchemeKitWebKitGTK
+    import Synchronization
+
+    /// One GTK/WebKit instance per test process: the GLib main thread, a registry with the sample app
+    /// (`app://localhost/`), a slow streaming handler (`app://slow/`), one that always fails
+    /// (`app://failing/`) and a handler that writes while
+    /// the main context is busy (`app://offmain/`), two scratch directories — one served with
+    /// cacheable responses (`app://cached/`), one with the file handler's default `no-cache`
+    /// (`app://revalidated/`) — and the adapter serving them.
+    final class WebKitHarness: Sendable {
+        let glib: GLibMainThread
+        let registry: SchemeRegistry
+        let adapter: WebKitSchemeAdapter
+        let slow: SlowHandler
+        let offMain: OffMainWriteHandler
+        let appDirectory: URL
+        /// Served as `app://cached/` with `Cache-Control: max-age=31536000, immutable`.
+        let cachedDirectory: URL
+        /// Served as `app://revalidated/` with the file handler's default `Cache-Control: no-cache`.
+        let revalidatedDirectory: URL
+        /// The handlers of `app://cached/` and `app://revalidated/`, recording the paths asked for.
+        let cached: PathRecordingHandler
+        let revalidated: PathRecordingHandler
+        /// `app://media/`: a scratch directory for ``MediaClip`` and its page, with every range recorded.
+        let media: RangeRecordingHandler
+        let mediaDirectory: URL
+        /// `app://slowmedia/`: the clip, slowly.
+        let slowMedia: SlowMediaHandler
+        /// A second web context with the same registry but no media extension (made on first use).
+        private let plain = Mutex<(context: UInt, adapter: WebKitSchemeAdapter)?>(nil)
+
+        /// The shared harness, or why it could not start (no display: run under `xvfb-run -a`).
+        static let shared: Result<WebKitHarness, any Error> = Result { try WebKitHarness() }
+
+        static func get() throws -> WebKitHarness { try shared.get() }
+
+        private init() throws {
+            glib = try GLibMainThread()
+            appDirectory = Self.sampleApp()
+            registry = SchemeRegistry()
+            slow = SlowHandler()
+            offMain = OffMainWriteHandler(mainContext: glib.executor)
+            try registry.register(LocalFileHandler(root: appDirectory), for: "app", host: "localhost")
+            try registry.register(slow, for: "app", host: "slow")
+            try registry.register(offMain, for: "app", host: "offmain")
+            // `app://failing/`: every request fails before a head, so a page load there fails.
+            try registry.register(
+                ClosureHandler(name: "failing") { _, _ in throw CocoaError(.fileReadUnknown) }, for: "app",
+                host: "failing")
+            Self.removeScratchOfEndedRuns()
+            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("schemekit-webkit-\(getpid())")
+            cachedDirectory = scratch.appendingPathComponent("cached")
+            revalidatedDirectory = scratch.appendingPathComponent("revalidated")
+            for directory in [cachedDirectory, revalidatedDirectory] {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            }
+            cached = PathRecordingHandler(
+                LocalFileHandler(
+                    configuration: .init(root: .directory(cachedDirectory), cacheControl: "max-age=31536000, immutable")
+                ))
+            revalidated = PathRecordingHandler(LocalFileHandler(root: revalidatedDirectory))
+            try registry.register(cached, for: "app", host: "cached")
+            try registry.register(revalidated, for: "app", host: "revalidated")
+            mediaDirectory = scratch.appendingPathComponent("media")
+            try FileManager.default.createDirectory(at: mediaDirectory, withIntermediateDirectories: true)
+            media = RangeRecordingHandler(LocalFileHandler(root: mediaDirectory))
+            slowMedia = SlowMediaHandler()
+            try registry.register(media, for: "app", host: "media")
+            try registry.register(slowMedia, for: "app", host: "slowmedia")
+            let made = Mutex<WebKitSchemeAdapter?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            let registry = self.registry
+            let executor = glib.executor
+            executor.execute {
+                let adapter = WebKitSchemeAdapter(
+                    registry: registry, context: webkit_web_context_get_default(), executor: executor)
+                made.withLock { $0 = adapter }
+                done.signal()
+            }
+            done.wait()
+            adapter = made.withLock { $0! }
+        }
+
+        /// Removes the scratch directories (`schemekit-webkit-<pid>`) of test processes that ended.
+        static func removeScratchOfEndedRuns() {
+            let temporary = FileManager.default.temporaryDirectory
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []
+            for name in names where name.hasPrefix("schemekit-webkit-") {
+                guard let pid = pid_t(name.dropFirst("schemekit-webkit-".count)), kill(pid, 0) != 0, errno == ESRCH
+                else { continue }
+                try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
+            }
+        }
+
+        /// The repository's `Samples/app`, found from this file's path
+        /// (`Tests/SchemeKitWebKitGTKTests/WebKitHarness.swift`).
+        static func sampleApp() -> URL {
+            URL(fileURLWithPath: #filePath)
+                .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("Samples/app")
+        }
+
+        /// A fresh view (not pooled).
+        /// A new session that has loaded the sample app, with the request log cleared after the load.
+        func sessionShowingSampleApp() async throws -> WebViewSession {
+            let session = try await makeSession()
+            try await withTimeout(20, "loading the sample app") {
+                try await session.load("app://localhost/index.html")
+            }
+            adapter.clearLog()
+            return session
+        }
+
+        /// Writes ``MediaClip`` and its page into `app://media/`.
+        func installMediaClip() throws {
+            try MediaClip.install(in: mediaDirectory)
+        }
+
+        /// A web context with the harness's schemes but without the media extension.
+        func plainContext() async throws -> OpaquePointer {
+            if let made = plain.withLock({ $0 }) { return OpaquePointer(bitPattern: made.context)! }
+            let registry = self.registry
+            let executor = glib.executor
+            let made = try await executor.run { () -> UInt in
+                let context = webkit_web_context_new()!
+                let adapter = WebKitSchemeAdapter(
+                    registry: registry, context: context, executor: executor, mediaExtension: nil)
+                self.plain.withLock { $0 = (UInt(bitPattern: context), adapter) }
+                return UInt(bitPattern: context)
+            }
+            return OpaquePointer(bitPattern: made)!
+        }
+
+        func makeSession() async throws -> WebViewSession {
+            let session = try await WebViewSession.make(executor: glib.executor)
+            glib.installExitHandler()
+            return session
+        }
+    }
+
+    /// Bounds `body` in time: throws ``WebKitGTKError`` `timedOut` after `seconds`.
+    func withTimeout<T: Sendable>(
+        _ seconds: Double, _ what: String, _ body: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        try await withThrowingTaskGroup(of: T.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(for: .seconds(seconds))
+                throw WebKitGTKError.timedOut("\(what) took more than \(seconds) s")
+            }
+            defer { group.cancelAll() }
+            return try await group.next()!
+        }
+    }
+
+    /// Polls `condition` every 20 ms for at most `seconds`.
+    func eventually(_ seconds: Double = 5, _ condition: () async -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < deadline {
+            if await condition() { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return await condition()
+    }
+
+    /// `app://slow/`: `/page.html` fetches `/stream`, which writes a head and a first chunk, then one
+    /// chunk every 20 ms until stopped — a response that never ends on its own.
+    final class SlowHandler: SchemeHandler {
+        struct Record {
+            var started = 0
+            var cancelled = 0
+            var writesAfterCancel = 0
+        }
+
+        let record = Mutex(Record())
+        var name: String { "slow" }
+
+        func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome {
+            if request.path == "/page.html" {
+                let html = """
+                    <!doctype html><title>slow</title><script>
+                    fetch('/stream').then(r => { window.streaming = true; return r.text() })
+                    </script>
+                    """
+                try await writer.respond(.ok, mimeType: "text/html", body: Data(html.utf8))
+                return .handled
+            }
+            record.withLock { $0.started += 1 }
+            try await writer.writeHead(SchemeResponse(status: .ok, mimeType: "application/octet-stream"))
+            let chunk = Data(repeating: 0x61, count: 16 << 10)
+            do {
+                while true {
+                    try await writer.write(chunk)
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+            } catch {
+                record.withLock { $0.cancelled += 1 }
+                // A stopped task must refuse further writes.
+                if (try? await writer.write(chunk)) != nil { record.withLock { $0.writesAfterCancel += 1 } }
+                throw error
+            }
+        }
+    }
+
+    /// `app://offmain/`: `/page.html`, and `/body`, whose handler first occupies the GLib main context
+    /// (a job there that waits up to 5 s for the handler's signal), then writes a head, three chunks
+    /// and the finish, and records whether all of that returned while the main context was still
+    /// occupied — which only holds when writes do not need a main-context round trip.
+    final class OffMainWriteHandler: SchemeHandler {
+        struct Record {
+            var served = 0
+            var wroteWhileMainContextBusy = 0
+        }
+
+        static let chunks = ["alpha-", "beta-", "gamma"]
+        let record = Mutex(Record())
+        let mainContext: GLibExecutor
+        var name: String { "offmain" }
+
+        init(mainContext: GLibExecutor) {
+            self.mainContext = mainContext
+        }
+
+        func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome {
+            if request.path == "/page.html" {
+                let html = "<!doctype html><title>offmain</title>"
+                try await writer.respond(.ok, mimeType: "text/html", body: Data(html.utf8))
+                return .handled
+            }
+            let entered = DispatchSemaphore(value: 0)
+            let release = DispatchSemaphore(value: 0)
+            let busy = Atomic<Bool>(false)
+            mainContext.execute {
+                busy.store(true, ordering: .sequentiallyConsistent)
+                entered.signal()
+                _ = release.wait(timeout: .now() + 5)
+                busy.store(false, ordering: .sequentiallyConsistent)
+            }
+            _ = entered.wait(timeout: .now() + 5)
+            try await writer.writeHead(SchemeResponse(status: .ok, mimeType: "text/plain"))
+            for chunk in Self.chunks { try await writer.write(Data(chunk.utf8)) }
+            try await writer.finish()
+            let whileBusy = busy.load(ordering: .sequentiallyConsistent)
+            release.signal()
+            record.withLock {
+                $0.served += 1
+                if whileBusy { $0.wroteWhileMainContextBusy += 1 }
+            }
+            return .handled
+        }
+    }
+
+    /// A file handler that records every path it is asked for (the adapter's log is shared by suites
+    /// running in parallel; this record belongs to one host).
+    final class PathRecordingHandler: SchemeHandler {
+        let files: LocalFileHandler
+        private let record = Mutex<[String]>([])
+
+        init(_ files: LocalFileHandler) {
+            self.files = files
+        }
+
+        var name: String { files.name }
+
+        /// Every path asked for so far, in order.
+        var paths: [String] { record.withLock { $0 } }
+
+        func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome {
+            record.withLock { $0.append(request.path) }
+            return try await files.handle(request, writer: writer)
+        }
+    }
+#endif
