@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Headless Chromium: fetch() latency at 1 KiB, 64 KiB, 1 MiB and 10 MiB from the same Chromium
+# through the SchemeKitChromium adapter (CBOR pipe and JSON pipe), schemeserve and nginx on
+# loopback (the baseline); sample-app page loads on a new page versus a pooled page; the CPU
+# time of the adapter's process per request. Same files everywhere, `fetch(…, {cache: 'no-store'})`
+# everywhere, warm browsers (a warm-up round is not recorded), interleaved rounds in random peer
+# order, medians and p90. The figures come from the `ChromiumBenchmark` test (lines starting BENCH).
+#
+# usage: Benchmarks/chromium.sh [rounds]     (CONFIG=debug for a debug build; needs nginx, chromium)
+set -euo pipefail
+ROUNDS="${1:-5}"
+CONFIG="${CONFIG:-release}"
+HERE="$(cd "$(dirname "$0")/.." && pwd)"
+WORK="$(mktemp -d)"
+PIDS=()
+cleanup() {
+  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+mkdir -p "$WORK/site" "$WORK/nginx/logs"
+chmod 755 "$WORK" "$WORK/site"
+for spec in 1k:1024 64k:65536 1m:1048576 10m:10485760; do
+  head -c "${spec#*:}" /dev/urandom > "$WORK/site/${spec%%:*}"
+done
+echo '<!doctype html><title>blank</title>' > "$WORK/site/blank.html"
+chmod 644 "$WORK/site/"*
+
+echo "building ($CONFIG, traits Server and Chromium)…" >&2
+(cd "$HERE" && swift build -c "$CONFIG" -Xswiftc -enable-testing --build-tests --traits Server,Chromium >&2)
+BIN="$(cd "$HERE" && swift build -c "$CONFIG" -Xswiftc -enable-testing --traits Server,Chromium --show-bin-path)/schemeserve"
+
+"$BIN" serve "$WORK/site" --port 0 --no-access-log > "$WORK/ss.out" 2> "$WORK/ss.err" &
+PIDS+=($!)
+for _ in $(seq 100); do [[ -s "$WORK/ss.out" ]] && break; sleep 0.1; done
+SS_PORT="$(head -1 "$WORK/ss.out" | sed -E 's#.*:([0-9]+)/$#\1#')"
+
+NGINX_PORT="$(free_port)"
+cat > "$WORK/nginx/nginx.conf" <<CONF
+daemon off;
+worker_processes 2;
+pid $WORK/nginx/nginx.pid;
+error_log $WORK/nginx/logs/error.log warn;
+events { worker_connections 1024; }
+http {
+  include /etc/nginx/mime.types;
+  access_log off;
+  sendfile on;
+  keepalive_requests 100000;
+  server {
+    listen 127.0.0.1:${NGINX_PORT};
+    root $WORK/site;
+  }
+}
+CONF
+nginx -c "$WORK/nginx/nginx.conf" -p "$WORK/nginx" &
+PIDS+=($!)
+sleep 0.5
+
+cd "$HERE"
+SCHEMEKIT_CHROMIUM_BENCH=1 SCHEMEKIT_BENCH_DIR="$WORK/site" SCHEMEKIT_BENCH_ROUNDS="$ROUNDS" \
+SCHEMEKIT_BENCH_SCHEMESERVE="http://127.0.0.1:$SS_PORT" SCHEMEKIT_BENCH_NGINX="http://127.0.0.1:$NGINX_PORT" \
+  swift test -c "$CONFIG" -Xswiftc -enable-testing --skip-build --traits Server,Chromium --filter ChromiumBenchmark 2>&1 | grep -E "^BENCH|passed|failed|error"

@@ -1,0 +1,212 @@
+#if Chromium
+    import Foundation
+    import HTTPTypes
+    import SchemeKit
+
+    extension ChromiumSchemeAdapter {
+        /// The transport's body limit.
+        var bodyLimit: Int {
+            connection.wireFormat == .json ? configuration.maximumJSONBodySize : configuration.maximumCBORBodySize
+        }
+
+        /// Starts a registry task for a paused request.
+        func pause(_ paused: CDP.RequestPaused, sessionId: String?) {
+            let requestId = paused.requestId
+            guard let origin = configuration.origins.first(where: { $0.registryURL(for: paused.request.url) != nil }),
+                let registryURL = origin.registryURL(for: paused.request.url)
+            else {
+                // Not ours (a pattern Chromium matched more widely): let it go.
+                send(CDP.ContinueRequest(requestId: requestId))
+                return
+            }
+            var record = ChromiumRequestRecord(
+                url: paused.request.url, registryURL: registryURL, method: paused.request.method,
+                resourceType: paused.resourceType, status: nil, bytes: 0, handler: nil, outcome: .fulfilled)
+            state.withLock { state in
+                state.statistics.paused += 1
+                state.inflight[requestId] = Inflight(
+                    task: nil, networkId: paused.networkId, frameId: paused.frameId, timer: nil, record: record)
+                if let networkId = paused.networkId { state.byNetworkId[networkId] = requestId }
+            }
+            let request: SchemeRequest
+            do {
+                request = try makeRequest(paused, registryURL: registryURL)
+            } catch {
+                record.outcome = .failed(ChromiumError(.malformedMessage, "\(error)"))
+                failRequest(requestId, reason: "Failed", error: ChromiumError(.malformedMessage, "\(error)"))
+                return
+            }
+            let sink = FetchResponseSink(adapter: self, requestId: requestId, limit: bodyLimit)
+            let task = registry.task(for: request, sink: sink)
+            var timer: Task<Void, Never>?
+            if let timeout = configuration.requestTimeout {
+                timer = Task { [weak self] in
+                    guard (try? await Task.sleep(for: timeout)) != nil else { return }
+                    self?.stopRequest(requestId, reason: "timeout", tellChromium: true)
+                }
+            }
+            let registered = state.withLock { state in
+                guard state.inflight[requestId] != nil else { return false }
+                state.inflight[requestId]?.task = task
+                state.inflight[requestId]?.timer = timer
+                return true
+            }
+            guard registered else {
+                timer?.cancel()
+                return
+            }
+            task.start()
+        }
+
+        private func makeRequest(_ paused: CDP.RequestPaused, registryURL: String) throws -> SchemeRequest {
+            var fields = HTTPFields()
+            for (name, value) in paused.request.headers {
+                guard let fieldName = HTTPField.Name(name) else { continue }
+                fields.append(HTTPField(name: fieldName, value: value))
+            }
+            if let cap = configuration.openEndedRangeCap, let range = fields[.range],
+                let capped = Self.capOpenEndedRange(range, cap: cap)
+            {
+                fields[.range] = capped
+            }
+            var body = SchemeRequestBody.empty
+            if let entries = paused.request.postDataEntries, !entries.isEmpty {
+                var data = Data()
+                for entry in entries {
+                    if let bytes = entry.bytes, let decoded = Data(base64Encoded: bytes) { data.append(decoded) }
+                }
+                body = .bytes(data)
+            } else if let text = paused.request.postData {
+                body = .bytes(Data(text.utf8))
+            }
+            guard let method = HTTPRequest.Method(paused.request.method) else {
+                throw ChromiumError(.malformedMessage, "method \(paused.request.method)")
+            }
+            return try SchemeRequest(registryURL, method: method, headerFields: fields, body: body)
+        }
+
+        /// `bytes=N-` → `bytes=N-(N+cap-1)`; `nil` for any other range.
+        static func capOpenEndedRange(_ value: String, cap: Int) -> String? {
+            let trimmed = value.trimmingCharacters(in: .whitespaces)
+            guard trimmed.lowercased().hasPrefix("bytes="), !trimmed.contains(","), trimmed.hasSuffix("-") else {
+                return nil
+            }
+            let digits = trimmed.dropFirst("bytes=".count).dropLast().trimmingCharacters(in: .whitespaces)
+            guard let start = Int(digits), start >= 0, cap > 0 else { return nil }
+            return "bytes=\(start)-\(start + cap - 1)"
+        }
+
+        /// Takes a request out of the in-flight set: `nil` when it already ended.
+        private func take(_ requestId: String) -> Inflight? {
+            state.withLock { state in
+                guard let entry = state.inflight.removeValue(forKey: requestId) else { return nil }
+                if let networkId = entry.networkId { state.byNetworkId[networkId] = nil }
+                return entry
+            }
+        }
+
+        private func publish(_ record: ChromiumRequestRecord, _ count: (inout ChromiumAdapterStatistics) -> Void) {
+            var record = record
+            record.duration = ContinuousClock.now - record.pausedAt
+            let subscribers = state.withLock { state in
+                count(&state.statistics)
+                return Array(state.recordSubscribers.values)
+            }
+            for subscriber in subscribers { subscriber.yield(record) }
+        }
+
+        /// Stops a request's task; nothing more is sent for it except, when asked, a `Fetch.failRequest`.
+        func stopRequest(_ requestId: String, reason: String, tellChromium: Bool) {
+            guard var entry = take(requestId) else { return }
+            entry.timer?.cancel()
+            entry.task?.stop()
+            entry.record.outcome = .stopped(reason: reason)
+            entry.record.handler = entry.task?.respondingHandler
+            publish(entry.record) { statistics in
+                statistics.stopped += 1
+                switch reason {
+                case "canceled": statistics.canceledByPage += 1
+                case "timeout": statistics.timedOut += 1
+                default: statistics.targetGone += 1
+                }
+            }
+            if tellChromium {
+                send(CDP.FailRequest(requestId: requestId, errorReason: reason == "timeout" ? "TimedOut" : "Aborted"))
+            }
+        }
+
+        /// The handler chain passed (every handler declined): the configured policy.
+        func passed(_ requestId: String) {
+            guard var entry = take(requestId) else { return }
+            entry.timer?.cancel()
+            switch configuration.whenPassed {
+            case .notFound, .continueRequest:
+                entry.record.outcome = .continued
+                publish(entry.record) { $0.continued += 1 }
+                send(CDP.ContinueRequest(requestId: requestId))
+            case .fail(let reason):
+                let error = ChromiumError(.protocolError, "no handler answered; failed as \(reason)")
+                entry.record.outcome = .failed(error)
+                publish(entry.record) { $0.failed += 1 }
+                send(CDP.FailRequest(requestId: requestId, errorReason: reason))
+            }
+        }
+
+        /// Fails a request in Chromium (`Fetch.failRequest`), stopping its task if it still runs.
+        func failRequest(_ requestId: String, reason: String, error: ChromiumError) {
+            guard var entry = take(requestId) else { return }
+            entry.timer?.cancel()
+            entry.task?.stop()  // allowed from inside the task's own sink
+            entry.record.outcome = .failed(error)
+            publish(entry.record) { statistics in
+                statistics.failed += 1
+                if error.code == .bodyTooLarge { statistics.bodyTooLarge += 1 }
+            }
+            send(CDP.FailRequest(requestId: requestId, errorReason: reason))
+        }
+
+        /// The task finished: fulfil with what was collected (or apply the pass policy).
+        func complete(_ requestId: String, response: SchemeResponse, body: Data) {
+            // Off the task's lock: reading the task's responder takes it.
+            Task { [self] in
+                let handler = state.withLock { $0.inflight[requestId]?.task }?.respondingHandler
+                guard var entry = take(requestId) else { return }
+                entry.timer?.cancel()
+                entry.record.status = response.status.code
+                entry.record.bytes = body.count
+                entry.record.handler = handler
+                var headers: [CDPValue] = []
+                for field in response.headerFields {
+                    headers.append(.object(["name": .string(field.name.rawName), "value": .string(field.value)]))
+                }
+                var params: [String: CDPValue] = [
+                    "requestId": .string(requestId), "responseCode": .int(response.status.code),
+                    "responseHeaders": .array(headers),
+                ]
+                if !body.isEmpty { params["body"] = .binary(body) }
+                do {
+                    try await connection.send("Fetch.fulfillRequest", .object(params))
+                    publish(entry.record) { statistics in
+                        statistics.fulfilled += 1
+                        statistics.bytesFulfilled += body.count
+                    }
+                } catch let error as ChromiumError where error.protocolCode == -32602 || error.code == .disconnected {
+                    entry.record.outcome = .stopped(reason: "rejected")
+                    publish(entry.record) { statistics in
+                        statistics.stopped += 1
+                        statistics.rejectedByChromium += 1
+                    }
+                } catch {
+                    entry.record.outcome = .failed(error as? ChromiumError ?? ChromiumError(.protocolError, "\(error)"))
+                    publish(entry.record) { $0.failed += 1 }
+                }
+            }
+        }
+
+        /// Sends a command whose answer does not matter (the request may be gone already).
+        func send<Command: CDPCommand>(_ command: Command) {
+            let connection = self.connection
+            Task { _ = try? await connection.send(command) }
+        }
+    }
+#endif

@@ -1,0 +1,187 @@
+#if Chromium
+    public import SchemeKit
+    import Foundation
+
+    /// Serves virtual https origins to Chromium from a ``SchemeKit/SchemeRegistry``, through the
+    /// DevTools Fetch domain: the Chromium engine adapter.
+    ///
+    /// ```swift
+    /// let registry = SchemeRegistry()
+    /// try registry.register(LocalFileHandler(root: appDirectory), for: "app")
+    /// let browser = try await ChromiumBrowser.launch()
+    /// let adapter = ChromiumSchemeAdapter(
+    ///     registry: registry, connection: browser.connection,
+    ///     configuration: ChromiumAdapterConfiguration(origins: [ChromiumVirtualOrigin(host: "app.localhost")]))
+    /// try await adapter.start()
+    /// let page = try await browser.newPage()
+    /// try await page.navigate(to: "https://app.localhost/index.html")
+    /// ```
+    ///
+    /// ## How a request is served
+    /// `Fetch.enable` on the *browser* session pauses every request to the origins, service
+    /// workers' included. For each `Fetch.requestPaused` the adapter builds a ``SchemeKit/SchemeRequest``
+    /// (method, headers, body from `postDataEntries`) for the registry URL, starts a registry task,
+    /// collects the response (CDP has no streaming fulfil) and answers `Fetch.fulfillRequest` with
+    /// status, headers and body — raw bytes on CBOR, base64 on JSON.
+    ///
+    /// ## Stops
+    /// The task is stopped, and nothing more is sent for it, when Chromium reports the request
+    /// canceled (`Network.loadingFailed {canceled: true}`, matched by `networkId` on auto-attached
+    /// page sessions), when the page's target is destroyed, detached or crashes, and when
+    /// ``ChromiumAdapterConfiguration/requestTimeout`` passes (Chromium is then told the request
+    /// failed). A late answer Chromium refuses (-32602) is counted in ``statistics``.
+    ///
+    /// ## Large bodies
+    /// Over JSON a body above ``ChromiumAdapterConfiguration/maximumJSONBodySize`` fails the request
+    /// with ``ChromiumError/Code/bodyTooLarge`` (`Fetch.failRequest`), and the connection stays up.
+    /// Open-ended ranges are capped (``ChromiumAdapterConfiguration/openEndedRangeCap``) so media is
+    /// fetched in parts.
+    public final class ChromiumSchemeAdapter: Sendable {
+        /// The registry that answers.
+        public let registry: SchemeRegistry
+        /// The browser connection.
+        public let connection: ChromiumConnection
+        /// The configuration.
+        public let configuration: ChromiumAdapterConfiguration
+
+        let state = Locked(State())
+
+        struct Inflight {
+            var task: SchemeTask?
+            var networkId: String?
+            var frameId: String?
+            var timer: Task<Void, Never>?
+            var record: ChromiumRequestRecord
+        }
+
+        struct State {
+            var inflight: [String: Inflight] = [:]
+            var byNetworkId: [String: String] = [:]
+            var statistics = ChromiumAdapterStatistics()
+            var autoAttached: [String: String] = [:]
+            var loop: Task<Void, Never>?
+            var recordSubscribers: [Int: AsyncStream<ChromiumRequestRecord>.Continuation] = [:]
+            var nextSubscriber = 0
+        }
+
+        /// Creates an adapter; nothing is intercepted until ``start()``.
+        ///
+        /// - Parameters:
+        ///   - registry: The registry that answers requests.
+        ///   - connection: A browser connection (``ChromiumBrowser/connection``).
+        ///   - configuration: Origins and policies.
+        public init(
+            registry: SchemeRegistry, connection: ChromiumConnection, configuration: ChromiumAdapterConfiguration
+        ) {
+            self.registry = registry
+            self.connection = connection
+            self.configuration = configuration
+        }
+
+        /// Starts intercepting: listens for events, auto-attaches to pages (to see cancellations) and
+        /// enables the Fetch domain on the browser session for every origin.
+        ///
+        /// - Throws: ``ChromiumError`` when Chromium refuses a command.
+        public func start() async throws {
+            let events = connection.events(methods: Self.eventNames)
+            let loop = Task { [weak self] in
+                for await event in events {
+                    guard let self else { return }
+                    self.handle(event)
+                }
+                self?.connectionClosed()
+            }
+            state.withLock { $0.loop = loop }
+            try await connection.send(CDP.SetDiscoverTargets(discover: true))
+            try await connection.send(CDP.SetAutoAttach(waitForDebuggerOnStart: true))
+            try await connection.send(CDP.FetchEnable(urlPatterns: configuration.origins.map(\.urlPattern)))
+        }
+
+        /// Stops intercepting (`Fetch.disable`) and stops every task in flight.
+        public func stop() async {
+            _ = try? await connection.send("Fetch.disable")
+            let loop = state.withLock { $0.loop }
+            loop?.cancel()
+            connectionClosed()
+        }
+
+        /// The counters so far.
+        public var statistics: ChromiumAdapterStatistics { state.withLock { $0.statistics } }
+
+        /// A record for each request from now on, as it ends.
+        public func records() -> AsyncStream<ChromiumRequestRecord> {
+            let (stream, continuation) = AsyncStream<ChromiumRequestRecord>.makeStream()
+            let key = state.withLock { state in
+                defer { state.nextSubscriber += 1 }
+                state.recordSubscribers[state.nextSubscriber] = continuation
+                return state.nextSubscriber
+            }
+            continuation.onTermination = { [weak self] _ in
+                _ = self?.state.withLock { $0.recordSubscribers.removeValue(forKey: key) }
+            }
+            return stream
+        }
+
+        static let eventNames: Set<String> = [
+            "Fetch.requestPaused", "Network.loadingFailed", "Target.attachedToTarget", "Target.detachedFromTarget",
+            "Target.targetDestroyed", "Target.targetCrashed",
+        ]
+
+        private func handle(_ event: CDPEvent) {
+            switch event.method {
+            case "Fetch.requestPaused":
+                guard let paused = try? event.decode(CDP.RequestPaused.self) else { return }
+                pause(paused, sessionId: event.sessionId)
+            case "Network.loadingFailed":
+                guard event.params["canceled"]?.boolValue == true,
+                    let networkId = event.params["requestId"]?.stringValue,
+                    let requestId = state.withLock({ $0.byNetworkId[networkId] })
+                else { return }
+                stopRequest(requestId, reason: "canceled", tellChromium: false)
+            case "Target.attachedToTarget":
+                guard let attached = try? event.decode(CDP.AttachedToTarget.self) else { return }
+                state.withLock { $0.autoAttached[attached.sessionId] = attached.targetInfo.targetId }
+                prepare(attached)
+            case "Target.detachedFromTarget":
+                guard let sessionId = event.params["sessionId"]?.stringValue,
+                    let targetId = state.withLock({ $0.autoAttached.removeValue(forKey: sessionId) })
+                else { return }
+                targetGone(targetId)
+            case "Target.targetDestroyed", "Target.targetCrashed":
+                guard let targetId = event.params["targetId"]?.stringValue else { return }
+                targetGone(targetId)
+            default:
+                break
+            }
+        }
+
+        /// Enables the Network domain on an auto-attached session (for cancellations), then lets it run.
+        private func prepare(_ attached: CDP.AttachedToTarget) {
+            let connection = self.connection
+            let size = configuration.networkBufferSize
+            Task {
+                if ["page", "iframe", "service_worker", "worker", "shared_worker"].contains(attached.targetInfo.type) {
+                    _ = try? await connection.send(
+                        "Network.enable",
+                        .object(["maxTotalBufferSize": .int(size), "maxResourceBufferSize": .int(size)]),
+                        sessionId: attached.sessionId)
+                }
+                if attached.waitingForDebugger {
+                    _ = try? await connection.send("Runtime.runIfWaitingForDebugger", sessionId: attached.sessionId)
+                }
+            }
+        }
+
+        private func targetGone(_ targetId: String) {
+            let ids = state.withLock { state in
+                state.inflight.filter { $0.value.frameId == targetId }.map(\.key)
+            }
+            for id in ids { stopRequest(id, reason: "targetGone", tellChromium: false) }
+        }
+
+        private func connectionClosed() {
+            let ids = state.withLock { Array($0.inflight.keys) }
+            for id in ids { stopRequest(id, reason: "targetGone", tellChromium: false) }
+        }
+    }
+#endif

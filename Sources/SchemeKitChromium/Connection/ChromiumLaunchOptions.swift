@@ -1,0 +1,50 @@
+#if Chromium
+    public import Foundation
+
+    /// How ``ChromiumBrowser/launch(_:)`` starts Chromium.
+    ///
+    /// ```swift
+    /// let browser = try await ChromiumBrowser.launch(ChromiumLaunchOptions(wireFormat: .json))
+    /// ```
+    public struct ChromiumLaunchOptions: Sendable {
+        /// The executable: a path, or a name looked up in `PATH`. Default: `"chromium"`, or the
+        /// `SCHEMEKIT_CHROMIUM` environment variable when set.
+        public var executable: String
+        /// The wire format on the pipe. Default: ``ChromiumWireFormat/cbor``.
+        public var wireFormat: ChromiumWireFormat
+        /// Run without a window (`--headless`). Default: `true`.
+        public var headless: Bool
+        /// The profile directory; `nil` (the default) makes a fresh temporary one, removed on close.
+        public var userDataDirectory: URL?
+        /// Pass `--no-sandbox`. Default: `nil`, which means "when running as root" (Chromium refuses
+        /// to start as root with its sandbox).
+        public var noSandbox: Bool?
+        /// More command-line switches, appended after SchemeKit's own. Default: none.
+        public var extraArguments: [String]
+        /// A file for Chromium's standard error; `nil` (the default) discards it.
+        public var standardErrorPath: String?
+        /// How long to wait for Chromium to answer its first command. Default: 20 seconds.
+        public var startupTimeout: Duration
+
+        /// Creates options; every parameter has the default documented on its property.
+        public init(
+            executable: String? = nil,
+            wireFormat: ChromiumWireFormat = .cbor,
+            headless: Bool = true,
+            userDataDirectory: URL? = nil,
+            noSandbox: Bool? = nil,
+            extraArguments: [String] = [],
+            standardErrorPath: String? = nil,
+            startupTimeout: Duration = .seconds(20)
+        ) {
+            self.executable = executable ?? ProcessInfo.processInfo.environment["SCHEMEKIT_CHROMIUM"] ?? "chromium"
+            self.wireFormat = wireFormat
+            self.headless = headless
+            self.userDataDirectory = userDataDirectory
+            self.noSandbox = noSandbox
+            self.extraArguments = extraArguments
+            self.standardErrorPath = standardErrorPath
+            self.startupTimeout = startupTimeout
+        }
+    }
+#endif

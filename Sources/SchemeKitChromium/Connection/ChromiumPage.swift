@@ -1,0 +1,93 @@
+#if Chromium
+    public import Foundation
+
+    /// A page (a DevTools target) with its own flattened session.
+    ///
+    /// Commands sent through ``send(_:_:)`` carry the page's ``sessionId``; ``events(methods:)`` gives
+    /// the page's events only. A page is a ``SchemeKit/PoolableSession`` (see ``ChromiumPagePool``).
+    public final class ChromiumPage: Sendable {
+        /// The target's id (also its main frame's id).
+        public let targetId: String
+        /// The flattened session's id.
+        public let sessionId: String
+        /// The connection the page belongs to.
+        public let connection: ChromiumConnection
+
+        init(targetId: String, sessionId: String, connection: ChromiumConnection) {
+            self.targetId = targetId
+            self.sessionId = sessionId
+            self.connection = connection
+        }
+
+        static func attach(to targetId: String, connection: ChromiumConnection) async throws -> ChromiumPage {
+            let attached = try await connection.send(CDP.AttachToTarget(targetId: targetId))
+            let page = ChromiumPage(targetId: targetId, sessionId: attached.sessionId, connection: connection)
+            try await page.send("Page.enable")
+            try await page.send("Runtime.enable")
+            return page
+        }
+
+        /// Sends a command to this page's session; see ``ChromiumConnection/send(_:_:sessionId:)``.
+        @discardableResult
+        public func send(_ method: String, _ params: CDPValue = .object([:])) async throws -> CDPValue {
+            try await connection.send(method, params, sessionId: sessionId)
+        }
+
+        /// Sends a typed command to this page's session.
+        @discardableResult
+        public func send<Command: CDPCommand>(_ command: Command) async throws -> Command.Result {
+            try await connection.send(command, sessionId: sessionId)
+        }
+
+        /// This page's events; see ``ChromiumConnection/events(sessionId:methods:)``.
+        public func events(methods: Set<String>? = nil) -> AsyncStream<CDPEvent> {
+            connection.events(sessionId: .some(sessionId), methods: methods)
+        }
+
+        /// Navigates and waits for the `load` event.
+        ///
+        /// - Parameters:
+        ///   - url: Where to go.
+        ///   - timeout: The most to wait for `load`. Default: 30 seconds.
+        /// - Throws: ``ChromiumError`` (``ChromiumError/Code/protocolError`` carrying Chromium's
+        ///   `errorText` when the navigation fails, ``ChromiumError/Code/timedOut``).
+        public func navigate(to url: String, timeout: Duration = .seconds(30)) async throws {
+            let loads = events(methods: ["Page.loadEventFired"])
+            let result = try await send(CDP.Navigate(url: url))
+            if let errorText = result.errorText {
+                throw ChromiumError(.protocolError, "navigation to \(url) failed: \(errorText)")
+            }
+            try await withDeadline(timeout) {
+                for await _ in loads { return }
+                throw ChromiumError(.disconnected, "the connection closed during navigation")
+            }
+        }
+
+        /// Evaluates `expression` in the page, awaiting a promise, and returns its value.
+        ///
+        /// - Returns: The value as a ``CDPValue`` (`.null` for `undefined`).
+        /// - Throws: ``ChromiumError/Code/evaluationFailed`` when the expression throws or rejects.
+        public func evaluate(_ expression: String) async throws -> CDPValue {
+            let result = try await send(CDP.Evaluate(expression: expression))
+            if let exception = result.exceptionDetails {
+                let detail = exception.exception?.description ?? exception.text
+                throw ChromiumError(.evaluationFailed, detail)
+            }
+            return result.result.value ?? .null
+        }
+
+        /// A PNG screenshot of the viewport.
+        public func screenshot() async throws -> Data {
+            let shot = try await send(CDP.CaptureScreenshot())
+            guard let data = Data(base64Encoded: shot.data) else {
+                throw ChromiumError(.malformedMessage, "screenshot data is not base64")
+            }
+            return data
+        }
+
+        /// Closes the page's target.
+        public func close() async throws {
+            try await connection.send(CDP.CloseTarget(targetId: targetId))
+        }
+    }
+#endif

@@ -1,0 +1,100 @@
+#if Chromium
+    import CSchemeKitChromiumShims
+    import Dispatch
+    import Foundation
+
+    /// The byte level of a DevTools pipe: one socket to Chromium's fds 3 and 4, a reader thread that
+    /// frames and decodes messages, and a serial queue that writes them.
+    ///
+    /// A dedicated thread reads because a blocking `read` must not hold a thread of Swift's
+    /// cooperative pool (two threads on two cores). The reader ends with exactly one `onClose` call,
+    /// at end of file, on a read error, or on a message it cannot parse.
+    final class ChromiumPipe: Sendable {
+        let format: ChromiumWireFormat
+        private let descriptor: Int32
+        private let writes = DispatchQueue(label: "SchemeKitChromium.pipe.write")
+        private let onMessage: @Sendable (CDPValue) -> Void
+        private let onClose: @Sendable (ChromiumError) -> Void
+
+        init(
+            descriptor: Int32,
+            format: ChromiumWireFormat,
+            onMessage: @escaping @Sendable (CDPValue) -> Void,
+            onClose: @escaping @Sendable (ChromiumError) -> Void
+        ) {
+            self.descriptor = descriptor
+            self.format = format
+            self.onMessage = onMessage
+            self.onClose = onClose
+        }
+
+        /// Starts the reader thread.
+        func start() {
+            let thread = Thread { [self] in readLoop() }
+            thread.name = "SchemeKitChromium.pipe.read"
+            thread.start()
+        }
+
+        /// Queues one message for writing, in call order; `completion` gets the write error, if any.
+        func enqueue(_ message: Data, completion: @escaping @Sendable (ChromiumError?) -> Void) {
+            writes.async { [descriptor] in
+                if case .failure(let error) = Self.writeAll(message, to: descriptor) {
+                    completion(error)
+                } else {
+                    completion(nil)
+                }
+            }
+        }
+
+        /// Shuts the socket down: the reader sees end of file and reports the close.
+        func shutDown() {
+            _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
+        }
+
+        private static func writeAll(_ message: Data, to descriptor: Int32) -> Result<Void, ChromiumError> {
+            message.withUnsafeBytes { buffer -> Result<Void, ChromiumError> in
+                var offset = 0
+                while offset < buffer.count {
+                    let written = schemekit_send_nosignal(
+                        descriptor, buffer.baseAddress! + offset, UInt(buffer.count - offset))
+                    if written < 0 {
+                        if errno == EINTR { continue }
+                        return .failure(ChromiumError(.disconnected, "write to Chromium failed: errno \(errno)"))
+                    }
+                    offset += written
+                }
+                return .success(())
+            }
+        }
+
+        private func readLoop() {
+            // One read buffer for the life of the pipe; the framer keeps only a message that spans reads.
+            let chunk = 1 << 20
+            let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
+            defer { readBuffer.deallocate() }
+            var framer = ChromiumMessageFramer(format: format)
+            var closing = ChromiumError(.disconnected, "Chromium closed the DevTools pipe")
+            reading: while true {
+                let got = read(descriptor, readBuffer.baseAddress!, chunk)
+                if got < 0 && errno == EINTR { continue }
+                if got <= 0 { break }
+                framer.append(UnsafeRawBufferPointer(rebasing: readBuffer[..<got]))
+                do {
+                    while let message = try framer.next() {
+                        onMessage(try format.decode(message))
+                    }
+                } catch {
+                    closing = ChromiumError(.malformedMessage, "\(error)")
+                    break reading
+                }
+            }
+            shutDown()
+            onClose(closing)
+        }
+
+        deinit {
+            // Closed only here, when no write can be queued any more, so the number is never reused under a writer.
+            close(descriptor)
+        }
+    }
+#endif

@@ -1,0 +1,177 @@
+#if Chromium
+    public import Foundation
+    public import SchemeKit
+
+    /// Renders pages of a registry in headless Chromium: what a command-line tool needs (load a URL,
+    /// await an expression, take a PNG snapshot, report every request).
+    ///
+    /// ```swift
+    /// let renderer = try await ChromiumRenderer.start(
+    ///     registry: registry, origins: [ChromiumVirtualOrigin(host: "app.localhost")])
+    /// let result = try await renderer.render(
+    ///     "https://app.localhost/index.html", evaluate: "window.sampleReport", snapshot: true)
+    /// print(result.value, result.requests.count, result.duration)
+    /// await renderer.close()
+    /// ```
+    ///
+    /// Pages come from a pool (``ChromiumBrowser/makePagePool(configuration:)``), so repeated renders
+    /// reuse a warm page.
+    public final class ChromiumRenderer: Sendable {
+        /// What one render produced.
+        public struct Result: Sendable {
+            /// The awaited value of the expression, or `nil` when none was given or it threw.
+            public var value: CDPValue?
+            /// Why the expression failed (``ChromiumError/Code/evaluationFailed`` with the exception's
+            /// text), or `nil`. The page loaded all the same: the other fields are filled.
+            public var evaluationError: ChromiumError?
+            /// The PNG snapshot, when asked for.
+            public var snapshot: Data?
+            /// Every request the adapter handled for this render, in the order they ended.
+            public var requests: [ChromiumRequestRecord]
+            /// What the page logged, one line per `console` call (`log: hello 42`, `warn: careful`)
+            /// or uncaught exception (`error: …`), in order.
+            public var console: [String]
+            /// From navigation start to the `load` event (the expression is not counted).
+            public var duration: Duration
+        }
+
+        /// The browser.
+        public let browser: ChromiumBrowser
+        /// The adapter serving the registry.
+        public let adapter: ChromiumSchemeAdapter
+        /// The page pool.
+        public let pool: SessionPool<ChromiumPage>
+
+        private init(browser: ChromiumBrowser, adapter: ChromiumSchemeAdapter, pool: SessionPool<ChromiumPage>) {
+            self.browser = browser
+            self.adapter = adapter
+            self.pool = pool
+        }
+
+        /// Launches Chromium, starts the adapter and pre-warms one page.
+        ///
+        /// - Parameters:
+        ///   - registry: What answers the origins' requests.
+        ///   - origins: The virtual origins.
+        ///   - launchOptions: How to start Chromium. Default: CBOR, headless.
+        ///   - configuration: The adapter's policies; its origins are replaced by `origins`. Default: the defaults.
+        /// - Throws: ``ChromiumError``.
+        public static func start(
+            registry: SchemeRegistry,
+            origins: [ChromiumVirtualOrigin],
+            launchOptions: ChromiumLaunchOptions = ChromiumLaunchOptions(),
+            configuration: ChromiumAdapterConfiguration = ChromiumAdapterConfiguration()
+        ) async throws -> ChromiumRenderer {
+            let browser = try await ChromiumBrowser.launch(launchOptions)
+            do {
+                var configuration = configuration
+                configuration.origins = origins
+                let adapter = ChromiumSchemeAdapter(
+                    registry: registry, connection: browser.connection, configuration: configuration)
+                try await adapter.start()
+                let pool = browser.makePagePool(configuration: SessionPoolConfiguration(warmCount: 1, maximumCount: 2))
+                await pool.start()
+                return ChromiumRenderer(browser: browser, adapter: adapter, pool: pool)
+            } catch {
+                await browser.close()
+                throw error
+            }
+        }
+
+        /// Loads `url` in a pooled page, waits for `load`, then awaits `expression` and takes a snapshot.
+        ///
+        /// - Parameters:
+        ///   - url: The page (usually on a virtual origin).
+        ///   - expression: JavaScript to evaluate after `load`; a promise is awaited. Default: none.
+        ///   - snapshot: Capture a PNG of the viewport. Default: `false`.
+        ///   - timeout: The most to wait for `load`. Default: 30 seconds.
+        /// - Throws: ``ChromiumError`` (navigation failure, timeout). An expression that throws is
+        ///   reported in ``Result/evaluationError``, not thrown.
+        public func render(
+            _ url: String, evaluate expression: String? = nil, snapshot: Bool = false, timeout: Duration = .seconds(30)
+        ) async throws -> Result {
+            let holder = RenderHolder()
+            let page = try await pool.acquire(for: holder)
+            let stream = adapter.records()
+            let collector = Task {
+                var records: [ChromiumRequestRecord] = []
+                for await record in stream { records.append(record) }
+                return records
+            }
+            let consoleEvents = page.events(methods: ["Runtime.consoleAPICalled", "Runtime.exceptionThrown"])
+            let consoleCollector = Task {
+                var lines: [String] = []
+                for await event in consoleEvents {
+                    if let line = Self.consoleLine(event) { lines.append(line) }
+                }
+                return lines
+            }
+            defer {
+                collector.cancel()
+                consoleCollector.cancel()
+            }
+            let started = ContinuousClock.now
+            do {
+                try await page.navigate(to: url, timeout: timeout)
+                let duration = ContinuousClock.now - started
+                var value: CDPValue?
+                var evaluationError: ChromiumError?
+                if let expression {
+                    do {
+                        value = try await page.evaluate(expression)
+                    } catch let error as ChromiumError where error.code == .evaluationFailed {
+                        evaluationError = error
+                    }
+                }
+                let image = snapshot ? try await page.screenshot() : nil
+                try? await Task.sleep(for: .milliseconds(1))
+                collector.cancel()
+                consoleCollector.cancel()
+                let requests = await collector.value
+                let console = await consoleCollector.value
+                try? await pool.recycle(page)
+                return Result(
+                    value: value, evaluationError: evaluationError, snapshot: image, requests: requests,
+                    console: console, duration: duration)
+            } catch {
+                try? await pool.recycle(page)
+                throw error
+            }
+        }
+
+        /// One console line from a `Runtime.consoleAPICalled` or `Runtime.exceptionThrown` event:
+        /// the level (`warning` shortened to `warn`), a colon, and the arguments joined by spaces,
+        /// strings as they are, primitives as JavaScript prints them, other values as JSON.
+        static func consoleLine(_ event: CDPEvent) -> String? {
+            if event.method == "Runtime.exceptionThrown" {
+                let details = event.params["exceptionDetails"]
+                let text =
+                    details?["exception"]?["description"]?.stringValue ?? details?["text"]?.stringValue ?? "exception"
+                return "error: \(text)"
+            }
+            guard let type = event.params["type"]?.stringValue else { return nil }
+            let level = type == "warning" ? "warn" : type
+            let arguments = event.params["args"]?.arrayValue ?? []
+            let text = arguments.map { argument -> String in
+                if let string = argument["value"]?.stringValue { return string }
+                // Numbers and the like as JavaScript prints them (`42`, not the wire's `42.0`).
+                if argument["type"]?.stringValue != "object", let text = argument["description"]?.stringValue {
+                    return text
+                }
+                if let value = argument["value"] { return value.jsonText }
+                return argument["description"]?.stringValue ?? argument["type"]?.stringValue ?? "?"
+            }
+            return "\(level): \(text.joined(separator: " "))"
+        }
+
+        /// Shuts the pool down, stops the adapter and closes Chromium.
+        public func close() async {
+            await pool.shutDown()
+            await adapter.stop()
+            await browser.close()
+        }
+    }
+
+    /// The holder a render acquires a page for (the pool keeps a weak reference to it).
+    private final class RenderHolder: Sendable {}
+#endif

@@ -1,0 +1,248 @@
+// The command needs an engine: it is built with the package trait `WebKitGTK`, `Chromium` or
+// both; without either the executable only says how to get one.
+#if WebKitGTK || Chromium
+    import ArgumentParser
+    import Dispatch
+    import Foundation
+    import SchemeKit
+    import Synchronization
+
+    /// `headless-render`: loads a directory through SchemeKit in a pooled headless engine view and
+    /// reports the load time, every request, the console, an optional JavaScript result and snapshot.
+    ///
+    /// Exit codes: 0 rendered; 1 the page failed to load or `--eval` threw; 2 the engine did not
+    /// start; 3 `--timeout` passed; 64 bad arguments (an engine this binary was built without too).
+    @main
+    struct HeadlessRender: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "headless-render",
+            abstract: """
+                Render a directory through a SchemeKit scheme in a headless engine: WebKitGTK (a custom \
+                scheme; run under xvfb-run -a) or Chromium (the virtual origin https://<scheme>.localhost/).
+                """
+        )
+
+        @Argument(help: "The directory to serve.")
+        var directory: String
+
+        @Option(
+            help: """
+                The engine: 'webkit' (WebKitGTK at app://localhost/; needs an X display: run under \
+                xvfb-run -a) or 'chromium' (headless Chromium at https://app.localhost/, over the DevTools \
+                pipe). Default: webkit when this binary has it, else chromium.
+                """)
+        var engine: RenderEngine = .builtDefault
+
+        @Option(help: "The scheme to serve the directory on (Chromium: the origin https://<scheme>.localhost/).")
+        var scheme = "app"
+
+        @Option(help: "The path to load.")
+        var path = "/index.html"
+
+        @Option(
+            help: "Load this URL instead (file://, http://127.0.0.1…) — for comparisons; the directory is still served."
+        )
+        var url: String?
+
+        @Option(
+            help: """
+                Fetch paths the directory does not have from this origin (http or https, e.g. \
+                https://origin.example): app://localhost/a.js → https://origin.example/a.js. The page \
+                itself may then come from the origin too.
+                """,
+            transform: HeadlessRender.origin)
+        var fallback: URL?
+
+        @Option(
+            help: """
+                How the engine may cache the directory's files: 'immutable' (the directory is a package \
+                snapshot: subresources stay in the engine's memory cache between loads, as file:// ones do) \
+                or 'revalidate' (Cache-Control: no-cache: every load asks SchemeKit again).
+                """)
+        var cache: CachePolicy = .immutable
+
+        @Option(help: "A JavaScript expression to evaluate after the load; a Promise is awaited.")
+        var eval: String?
+
+        @Option(help: "Write a PNG snapshot of the page here.")
+        var screenshot: String?
+
+        @Option(help: "Give up after this many seconds.")
+        var timeout: Double = 30
+
+        @Option(help: "Load the page N times on cold views and N times on warm pooled views.")
+        var iterations: Int?
+
+        @Flag(help: "Print one JSON object at the end.")
+        var json = false
+
+        func validate() throws {
+            guard engine.isBuilt else {
+                throw ValidationError(
+                    "this headless-render was built without \(engine.rawValue); build with `swift build --traits \(engine.trait)`"
+                )
+            }
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
+            else {
+                throw ValidationError("no such directory: \(directory)")
+            }
+            if url == nil, fallback == nil {  // with a fallback, the page may come from the origin
+                let file = URL(fileURLWithPath: directory).appendingPathComponent(String(path.drop { $0 == "/" }))
+                guard FileManager.default.fileExists(atPath: file.path) else {
+                    throw ValidationError("\(path) not found in \(directory)")
+                }
+            }
+            guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+            if let iterations, iterations < 1 { throw ValidationError("--iterations must be at least 1") }
+        }
+
+        /// Parses `--fallback`: an http or https URL with a host.
+        static func origin(_ argument: String) throws -> URL {
+            guard let origin = URL(string: argument), ["http", "https"].contains(origin.scheme?.lowercased()),
+                origin.host(percentEncoded: false)?.isEmpty == false
+            else { throw ValidationError("--fallback must be an http or https origin, such as https://origin.example") }
+            return origin
+        }
+
+        func run() throws {
+            let deadline = timeout
+            DispatchQueue.global().asyncAfter(deadline: .now() + deadline) {
+                FileHandle.standardError.write(Data("headless-render: timed out after \(deadline) s\n".utf8))
+                HeadlessRender.exitNow(3)
+            }
+            switch engine {
+            case .webkit:
+                #if WebKitGTK
+                    Self.exitNow(WebKitRenderer.runOnGLibThread(options: self))
+                #endif
+            case .chromium:
+                #if Chromium
+                    let options = self
+                    Self.exitNow(Self.runBlocking { try await ChromiumPageRenderer(options: options).run() })
+                #endif
+            }
+            Self.exitNow(64)  // not reached: `validate()` refuses an engine that is not built
+        }
+
+        /// Runs `body` in a task and blocks the calling thread until it returns: its exit code, or 1
+        /// (2 for ``EngineUnavailable``) with the error on standard error.
+        static func runBlocking(_ body: @escaping @Sendable () async throws -> Int32) -> Int32 {
+            let outcome = Mutex<Result<Int32, any Error>?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            Task {
+                let result = await Result { try await body() }
+                outcome.withLock { $0 = result }
+                done.signal()
+            }
+            done.wait()
+            switch outcome.withLock({ $0! }) {
+            case .success(let status):
+                return status
+            case .failure(let error):
+                FileHandle.standardError.write(Data("headless-render: \(error)\n".utf8))
+                return error is EngineUnavailable ? 2 : 1
+            }
+        }
+
+        /// The registry both engines serve: the directory on `--scheme`, then the `--fallback` origin.
+        func makeRegistry() throws -> SchemeRegistry {
+            let registry = SchemeRegistry()
+            let files = LocalFileHandler(
+                configuration: .init(
+                    root: .directory(URL(fileURLWithPath: directory)), cacheControl: cache.cacheControl))
+            if let fallback {
+                try registry.register(SchemeHandlerChain(files, NetworkFallbackHandler(origin: fallback)), for: scheme)
+            } else {
+                try registry.register(files, for: scheme)
+            }
+            return registry
+        }
+
+        /// Exits without running exit-time destructors: WebKit's and GTK's do not expect to run while
+        /// another thread owns the main context.
+        static func exitNow(_ code: Int32) -> Never {
+            fflush(nil)
+            _exit(code)
+        }
+    }
+
+    /// The engine `headless-render` renders with.
+    enum RenderEngine: String, ExpressibleByArgument, CaseIterable {
+        /// WebKitGTK 6.0, under an X display (package trait `WebKitGTK`).
+        case webkit
+        /// Headless Chromium over the DevTools pipe (package trait `Chromium`).
+        case chromium
+
+        /// `webkit` when this binary has it, else `chromium`.
+        static var builtDefault: RenderEngine {
+            #if WebKitGTK
+                .webkit
+            #else
+                .chromium
+            #endif
+        }
+
+        /// Whether this binary was built with the engine.
+        var isBuilt: Bool {
+            switch self {
+            case .webkit:
+                #if WebKitGTK
+                    true
+                #else
+                    false
+                #endif
+            case .chromium:
+                #if Chromium
+                    true
+                #else
+                    false
+                #endif
+            }
+        }
+
+        /// The package trait that builds the engine.
+        var trait: String { self == .webkit ? "WebKitGTK" : "Chromium" }
+    }
+
+    /// The engine could not be started (exit code 2).
+    struct EngineUnavailable: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// How `headless-render` lets the engine cache the files it serves.
+    enum CachePolicy: String, ExpressibleByArgument, CaseIterable {
+        /// `Cache-Control: max-age=31536000, immutable`.
+        case immutable
+        /// `Cache-Control: no-cache`, the file handler's default.
+        case revalidate
+
+        /// The `Cache-Control` value the file handler sends.
+        var cacheControl: String {
+            switch self {
+            case .immutable: "max-age=31536000, immutable"
+            case .revalidate: "no-cache"
+            }
+        }
+    }
+
+    extension Result where Failure == any Error {
+        init(catching body: () async throws -> Success) async {
+            do { self = .success(try await body()) } catch { self = .failure(error) }
+        }
+    }
+#else
+    import Foundation
+
+    /// `headless-render` built without an engine: says how to build one and exits 64.
+    @main
+    enum HeadlessRender {
+        static func main() {
+            FileHandle.standardError.write(
+                Data(
+                    "headless-render: error: built without an engine; build with `swift build --traits WebKitGTK` (or Chromium)\n"
+                        .utf8))
+            exit(64)
+        }
+    }
+#endif

@@ -1,0 +1,93 @@
+// Built when at least one engine is (package traits `WebKitGTK`, `Chromium`).
+#if WebKitGTK || Chromium
+    import Foundation
+
+    /// What one `headless-render` run prints, whatever the engine: the load, every request, the
+    /// console, the `--eval` result, the snapshot, and the cold/warm figures of `--iterations`.
+    struct RenderReport: Encodable {
+        /// One request the engine adapter answered.
+        struct Request: Encodable {
+            /// The registry URL's path (`/index.html`).
+            var path: String
+            /// The status sent (0 when none was: the request was stopped or failed first).
+            var status: Int
+            /// Body bytes sent.
+            var bytes: Int
+            /// The handler that answered (`files`, `network`, `not-found`).
+            var handler: String
+            /// From the engine's request to the answer.
+            var ms: Double
+        }
+
+        /// `webkit` or `chromium`.
+        var engine: String
+        var url: String
+        var loadMs: Double
+        var requests: [Request]
+        var console: [String]
+        /// The `--eval` result as JSON text (`true`, `"no-cache"`).
+        var eval: String?
+        var screenshot: String?
+        var coldMedianMs: Double?
+        var coldP90Ms: Double?
+        var warmMedianMs: Double?
+        var warmP90Ms: Double?
+        /// Every cold load time, in order (with `--iterations`): for pooling several runs.
+        var coldMs: [Double]?
+        /// Every warm load time, in order (with `--iterations`).
+        var warmMs: [Double]?
+
+        /// Fills the `--iterations` figures.
+        mutating func setIterations(cold: [Double], warm: [Double]) {
+            coldMedianMs = Self.percentile(cold, 0.5)
+            coldP90Ms = Self.percentile(cold, 0.9)
+            warmMedianMs = Self.percentile(warm, 0.5)
+            warmP90Ms = Self.percentile(warm, 0.9)
+            coldMs = cold
+            warmMs = warm
+        }
+
+        /// The report as text lines (the default) or as one JSON object (`--json`).
+        func rendered(json: Bool) throws -> String {
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                return String(decoding: try encoder.encode(self), as: UTF8.self)
+            }
+            var lines = ["loaded \(url) in \(Self.format(loadMs)) ms"]
+            for request in requests {
+                lines.append(
+                    "  \(request.status) \(request.path) \(request.bytes) B \(request.handler) \(Self.format(request.ms)) ms"
+                )
+            }
+            for message in console { lines.append("console \(message)") }
+            if let eval { lines.append("eval \(eval)") }
+            if let screenshot { lines.append("screenshot \(screenshot)") }
+            if let coldMedian = coldMedianMs, let warmMedian = warmMedianMs {
+                lines.append("cold median \(Self.format(coldMedian)) ms, p90 \(Self.format(coldP90Ms ?? 0)) ms")
+                lines.append("warm median \(Self.format(warmMedian)) ms, p90 \(Self.format(warmP90Ms ?? 0)) ms")
+                lines.append("warm is \(Self.format(coldMedian / max(warmMedian, 0.001)))x faster")
+            }
+            return lines.joined(separator: "\n")
+        }
+
+        static func milliseconds(_ duration: Duration) -> Double {
+            Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+        }
+
+        static func percentile(_ values: [Double], _ fraction: Double) -> Double {
+            let sorted = values.sorted()
+            guard !sorted.isEmpty else { return 0 }
+            let index = min(sorted.count - 1, Int((Double(sorted.count) * fraction).rounded(.up)) - 1)
+            return sorted[max(0, index)]
+        }
+
+        static func format(_ value: Double) -> String { String(format: "%.1f", value) }
+    }
+
+    /// A failure with a message for the user.
+    struct RenderError: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+#endif

@@ -1,0 +1,129 @@
+// Built only with the package trait `WebKitGTK` (it needs WebKitGTK 6.0's headers and libraries).
+#if WebKitGTK
+    import CWebKitGTK
+    import Foundation
+    import SchemeKit
+    import SchemeKitWebKitGTK
+    import Synchronization
+
+    /// The work of one `headless-render --engine webkit` run, on the GLib main thread.
+    struct WebKitRenderer {
+        let options: HeadlessRender
+        let glib: GLibMainThread
+
+        /// Forwards `console.*` and uncaught errors to the `console` script message handler.
+        static let consoleScript = """
+            (() => {
+              const post = (level, args) => {
+                try {
+                  const text = args.map((a) => typeof a === 'string' ? a : (() => { try { return JSON.stringify(a); } catch (e) { return String(a); } })()).join(' ');
+                  window.webkit.messageHandlers.console.postMessage(level + ': ' + text);
+                } catch (e) {}
+              };
+              for (const level of ['log', 'info', 'warn', 'error', 'debug']) {
+                const original = console[level].bind(console);
+                console[level] = (...args) => { post(level, args); original(...args); };
+              }
+              window.addEventListener('error', (event) => post('error', [event.message]));
+              window.addEventListener('unhandledrejection', (event) => post('error', ['unhandled rejection: ' + event.reason]));
+            })();
+            """
+
+        final class Holder: Sendable {}
+
+        /// Starts the GLib main thread, renders, stops it: the run's exit code (2 when GLib could
+        /// not start).
+        static func runOnGLibThread(options: HeadlessRender) -> Int32 {
+            let glib: GLibMainThread
+            do {
+                glib = try GLibMainThread()
+            } catch {
+                FileHandle.standardError.write(Data("headless-render: \(error)\n".utf8))
+                return 2
+            }
+            let code = HeadlessRender.runBlocking { try await WebKitRenderer(options: options, glib: glib).run() }
+            glib.stop()
+            return code
+        }
+
+        func run() async throws -> Int32 {
+            let executor = glib.executor
+            let registry = try options.makeRegistry()
+            let adapter = try await executor.run {
+                WebKitSchemeAdapter(registry: registry, context: webkit_web_context_get_default(), executor: executor)
+            }
+            let target =
+                options.url ?? "\(options.scheme)://localhost\(options.path.hasPrefix("/") ? "" : "/")\(options.path)"
+            // Reset views to a blank page of the target's own site, so warm views stay in their web
+            // process (a site change moves a view to a new one); other URLs reset to about:blank.
+            let blankURL =
+                target.hasPrefix("\(options.scheme)://")
+                ? WebKitSchemeAdapter.blankURL(scheme: options.scheme) : "about:blank"
+            let pool = SessionPool(
+                configuration: .init(warmCount: 1, maximumCount: 2, sweepInterval: nil), executor: executor
+            ) { try await WebViewSession.make(executor: executor, blankURL: blankURL) }
+            await pool.start()
+
+            let console = Mutex<[String]>([])
+            let holder = Holder()
+            let session = try await pool.acquire(for: holder)
+            try await session.addUserScript(Self.consoleScript)
+            try await session.addScriptMessageHandler("console") { json in
+                let text = (try? JSONDecoder().decode(String.self, from: Data(json.utf8))) ?? json
+                console.withLock { $0.append(text) }
+            }
+            adapter.clearLog()
+            let started = ContinuousClock.now
+            do {
+                try await session.load(target)
+            } catch {
+                throw RenderError("the page failed to load: \(error)")
+            }
+            let loadMs = RenderReport.milliseconds(ContinuousClock.now - started)
+            var report = RenderReport(engine: "webkit", url: target, loadMs: loadMs, requests: [], console: [])
+            var status: Int32 = 0
+            if let expression = options.eval {
+                do {
+                    report.eval = try await session.callAsyncFunction("return (\(expression));")
+                } catch {
+                    FileHandle.standardError.write(Data("headless-render: --eval threw: \(error)\n".utf8))
+                    status = 1
+                }
+            }
+            if let screenshot = options.screenshot {
+                try await session.snapshot(to: screenshot)
+                report.screenshot = screenshot
+            }
+            report.requests = adapter.log.map {
+                RenderReport.Request(
+                    path: $0.path, status: $0.status, bytes: $0.bytes, handler: $0.handler, ms: $0.milliseconds)
+            }
+            report.console = console.withLock { $0 }
+            try await pool.recycle(session)
+
+            if let iterations = options.iterations {
+                var cold: [Double] = []
+                for _ in 0..<iterations {
+                    let begin = ContinuousClock.now
+                    let view = try await WebViewSession.make(executor: executor, warm: false)
+                    try await view.load(target)
+                    cold.append(RenderReport.milliseconds(ContinuousClock.now - begin))
+                    await view.tearDown()
+                }
+                var warm: [Double] = []
+                for _ in 0..<iterations {
+                    let begin = ContinuousClock.now
+                    let view = try await pool.acquire(for: holder)
+                    try await view.load(target)
+                    warm.append(RenderReport.milliseconds(ContinuousClock.now - begin))
+                    try await pool.recycle(view)
+                }
+                report.setIterations(cold: cold, warm: warm)
+            }
+            await pool.shutDown()
+            print(try report.rendered(json: options.json))
+            return status
+        }
+    }
+
+#endif

@@ -1,0 +1,62 @@
+#if Chromium
+    import Foundation
+    import Testing
+
+    @testable import SchemeKitChromium
+
+    struct CDPCBORTests {
+        @Test func roundTripsEveryKindOfValue() throws {
+            let value = CDPValue.object([
+                "id": .int(7), "neg": .int(-300), "big": .int(1 << 40), "pi": .double(3.25), "t": .bool(true),
+                "f": .bool(false), "n": .null, "s": .string("héllo ☃"), "b": .binary(Data([0, 1, 2, 255])),
+                "a": .array([.int(1), .string("x"), .object(["k": .string("v")])]),
+            ])
+            let encoded = CDPCBOR.encode(value)
+            #expect(Array(encoded.prefix(3)) == [0xd8, 0x18, 0x5a])
+            #expect(CDPCBOR.envelopeLength(encoded) == encoded.count - 7)
+            #expect(try CDPCBOR.decode(encoded) == value)
+        }
+
+        @Test func decodesChromiumsUTF16ByteStringsAndHalfFloats() throws {
+            // What Chromium 156 sent for Runtime.evaluate("'héllo ☃'"): the value as a UTF-16LE byte string.
+            let utf16: [UInt8] = [0x4e, 0x68, 0, 0xe9, 0, 0x6c, 0, 0x6c, 0, 0x6f, 0, 0x20, 0, 0x03, 0x26]
+            let map: [UInt8] = [0xbf, 0x65] + Array("value".utf8) + utf16 + [0x61, 0x68, 0xf9, 0x3e, 0x00, 0xff]
+            let message = [0xd8, 0x18, 0x5a, 0, 0, 0, UInt8(map.count)] + map
+            let value = try CDPCBOR.decode(Data(message))
+            #expect(value["value"] == .string("héllo ☃"))
+            #expect(value["h"] == .double(1.5))
+        }
+
+        @Test func rejectsTruncatedInput() {
+            let encoded = CDPCBOR.encode(.object(["method": .string("Browser.getVersion")]))
+            #expect(throws: CDPCBORError.self) { try CDPCBOR.decode(encoded.dropLast(2)) }
+        }
+
+        @Test func jsonCarriesBinaryAsBase64() throws {
+            let json = CDPJSON.encode(.object(["body": .binary(Data([0xff, 0xfe, 0x00])), "s": .string("a\"b\n/")]))
+            let text = String(decoding: json, as: UTF8.self)
+            #expect(text.contains("\"body\":\"//4A\""))
+            #expect(text.contains(#""s":"a\"b\n/""#))
+            #expect(try CDPJSON.decode(json)["body"]?.binaryData == Data([0xff, 0xfe, 0x00]))
+        }
+
+        @Test(arguments: [
+            ("https://app.localhost/a/b.js?v=1", "app://localhost/a/b.js?v=1"),
+            ("https://APP.localhost", "app://localhost/"),
+            ("https://app.localhost?x", "app://localhost/?x"),
+            ("https://app.localhost.evil/", nil),
+            ("http://app.localhost/", nil),
+        ])
+        func mapsVirtualOriginsToRegistryURLs(url: String, expected: String?) {
+            #expect(ChromiumVirtualOrigin(host: "app.localhost").registryURL(for: url) == expected)
+        }
+
+        @Test func capsOpenEndedRangesOnly() {
+            #expect(ChromiumSchemeAdapter.capOpenEndedRange("bytes=0-", cap: 100) == "bytes=0-99")
+            #expect(ChromiumSchemeAdapter.capOpenEndedRange("bytes=500-", cap: 100) == "bytes=500-599")
+            #expect(ChromiumSchemeAdapter.capOpenEndedRange("bytes=0-10", cap: 100) == nil)
+            #expect(ChromiumSchemeAdapter.capOpenEndedRange("bytes=-500", cap: 100) == nil)
+            #expect(ChromiumSchemeAdapter.capOpenEndedRange("bytes=0-,5-", cap: 100) == nil)
+        }
+    }
+#endif

@@ -1,0 +1,203 @@
+#if Chromium
+    import Foundation
+    import HTTPTypes
+    import SchemeKit
+    import SchemeKitTesting
+    import Synchronization
+    import Testing
+
+    @testable import SchemeKitChromium
+
+    @Suite(.serialized, .timeLimit(.minutes(2)))
+    struct ChromiumAdapterTests {
+        @Test(arguments: ChromiumWireFormat.allCases)
+        func theSampleAppPassesEverySelfCheck(wireFormat: ChromiumWireFormat) async throws {
+            let harness = try await ChromiumHarness.start(wireFormat: wireFormat) { registry in
+                try registry.register(LocalFileHandler(root: ChromiumHarness.sampleApp), for: "app")
+            }
+            defer { Task { await harness.close() } }
+            try await harness.page.navigate(to: "https://app.localhost/index.html")
+            let report = try await harness.page.evaluate("window.sampleReport")
+            for check in ["css", "module", "font", "json", "video", "missing404"] {
+                #expect(report[check] == .bool(true), "\(check): \(report)")
+            }
+            #expect(report["image"]?["ok"] == .bool(true), "\(report)")
+            #expect(try await harness.page.evaluate("document.title") == .string("sample:ok"))
+            #expect(try await harness.page.evaluate("isSecureContext") == .bool(true))
+            #expect(harness.adapter.statistics.fulfilled >= 10)
+            #expect(harness.registry.metrics.live == 0)
+            await harness.close()
+        }
+
+        @Test func rangesAndValidatorsGoThroughTheHandlers() async throws {
+            let harness = try await ChromiumHarness.start { registry in
+                try registry.register(LocalFileHandler(root: ChromiumHarness.sampleApp), for: "app")
+            }
+            defer { Task { await harness.close() } }
+            try await harness.openOrigin("/index.html")
+            let range = try await harness.page.evaluate(
+                """
+                fetch('/img/mandelbrot.jpg', {headers: {Range: 'bytes=100-199'}, cache: 'no-store'})
+                  .then(async r => [r.status, (await r.arrayBuffer()).byteLength, r.headers.get('content-range')])
+                """)
+            #expect(range == .array([.int(206), .int(100), range[2] ?? .null]))
+            #expect(range.arrayValue?[2].stringValue?.hasPrefix("bytes 100-199/") == true)
+            let revalidated = try await harness.page.evaluate(
+                """
+                fetch('/data/app.json', {cache: 'no-store'}).then(r => r.headers.get('etag'))
+                  .then(etag => fetch('/data/app.json', {headers: {'If-None-Match': etag}, cache: 'no-store'}))
+                  .then(r => r.status)
+                """)
+            #expect(revalidated == .int(304))
+            await harness.close()
+        }
+
+        @Test func anAbortedFetchStopsTheTask() async throws {
+            let hanging = HangingHandler(writesHead: false)
+            let harness = try await ChromiumHarness.start { registry in
+                try registry.register(blankPage, for: "app", pathPrefix: "/blank.html")
+                try registry.register(hanging, for: "app", pathPrefix: "/hang")
+            }
+            defer { Task { await harness.close() } }
+            try await harness.openOrigin()
+            _ = try await harness.page.evaluate(
+                """
+                window.controller = new AbortController();
+                window.outcome = fetch('/hang/1', {signal: controller.signal}).then(() => 'answered', e => e.name);
+                true
+                """)
+            #expect(await ChromiumHarness.eventually { hanging.started == 1 })
+            #expect(try await harness.page.evaluate("controller.abort(); outcome") == .string("AbortError"))
+            #expect(
+                await ChromiumHarness.eventually { hanging.cancellations == 1 && harness.registry.metrics.live == 0 })
+            let statistics = harness.adapter.statistics
+            #expect(statistics.canceledByPage == 1, "\(statistics)")
+            #expect(harness.registry.metrics.stopped == 1)
+            #expect(harness.registry.metrics.writesDroppedAfterStop == 0)
+            await harness.close()
+        }
+
+        @Test func closingThePageEndsEveryPendingTask() async throws {
+            let hanging = HangingHandler(writesHead: true)
+            let harness = try await ChromiumHarness.start(configure: { $0.requestTimeout = .seconds(5) }) { registry in
+                try registry.register(blankPage, for: "app", pathPrefix: "/blank.html")
+                try registry.register(hanging, for: "app", pathPrefix: "/hang")
+            }
+            defer { Task { await harness.close() } }
+            try await harness.openOrigin()
+            _ = try await harness.page.evaluate("for (let i = 0; i < 5; i++) fetch('/hang/' + i); true")
+            #expect(await ChromiumHarness.eventually { hanging.started == 5 })
+            let closed = ContinuousClock.now
+            try await harness.page.close()
+            #expect(await ChromiumHarness.eventually(.seconds(8)) { harness.registry.metrics.live == 0 })
+            #expect(ContinuousClock.now - closed < .seconds(6))
+            #expect(hanging.cancellations == 5)
+            #expect(harness.adapter.statistics.inFlight == 0)
+            await harness.close()
+        }
+
+        @Test(arguments: ChromiumWireFormat.allCases)
+        func aBinaryPostReachesTheHandlerByteForByte(wireFormat: ChromiumWireFormat) async throws {
+            let received = Received()
+            let echo = ClosureHandler(name: "echo", methods: [.post]) { request, writer in
+                let body = try await request.body.collect()
+                received.set(body)
+                try await writer.respond(.ok, mimeType: "text/plain", body: Data(String(body.count).utf8))
+                return .handled
+            }
+            let harness = try await ChromiumHarness.start(wireFormat: wireFormat) { registry in
+                try registry.register(blankPage, for: "app", pathPrefix: "/blank.html")
+                try registry.register(echo, for: "app", pathPrefix: "/echo")
+            }
+            defer { Task { await harness.close() } }
+            try await harness.openOrigin()
+            let answer = try await harness.page.evaluate(
+                """
+                (() => { const bytes = new Uint8Array(70000); for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7) & 255;
+                  return fetch('/echo', {method: 'POST', body: bytes}).then(r => r.text()); })()
+                """)
+            #expect(answer == .string("70000"))
+            let expected = Data((0..<70000).map { UInt8(($0 * 7) & 255) })
+            #expect(received.value == expected)
+            await harness.close()
+        }
+
+        @Test(arguments: [
+            ChromiumAdapterConfiguration.PassPolicy.continueRequest, .fail(errorReason: "BlockedByClient"),
+        ])
+        func whenEveryHandlerPassesThePolicyApplies(policy: ChromiumAdapterConfiguration.PassPolicy) async throws {
+            let harness = try await ChromiumHarness.start(configure: { $0.whenPassed = policy }) { registry in
+                try registry.register(blankPage, for: "app", pathPrefix: "/blank.html")
+                try registry.register(
+                    LocalFileHandler(root: ChromiumHarness.sampleApp), for: "app", pathPrefix: "/files")
+            }
+            defer { Task { await harness.close() } }
+            try await harness.openOrigin()
+            // Both a path no route takes and a file the handler does not have pass.
+            for path in ["/nothing-here", "/files/missing.txt"] {
+                let outcome = try await harness.page.evaluate(
+                    "fetch('\(path)').then(r => 'status ' + r.status, e => e.name)")
+                // app.localhost resolves nowhere: continued requests fail in the network, failed ones at once.
+                #expect(outcome == .string("TypeError"), "\(path)")
+            }
+            let statistics = harness.adapter.statistics
+            switch policy {
+            case .continueRequest: #expect(statistics.continued == 2, "\(statistics)")
+            default: #expect(statistics.failed == 2, "\(statistics)")
+            }
+            await harness.close()
+        }
+
+        @Test func twoHundredConcurrentFetchesAllSucceed() async throws {
+            let counting = CountingHandler(StaticHandler("ok"))
+            let harness = try await ChromiumHarness.start { registry in
+                try registry.register(blankPage, for: "app", pathPrefix: "/blank.html")
+                try registry.register(counting, for: "app", pathPrefix: "/n")
+            }
+            defer { Task { await harness.close() } }
+            try await harness.openOrigin()
+            // The blank page's own request is counted once Chromium acknowledged its answer, which
+            // may come after the load event: let it settle before taking the baseline.
+            let settle = ContinuousClock.now + .seconds(5)
+            while harness.adapter.statistics.fulfilled < 1 || harness.adapter.statistics.inFlight > 0,
+                ContinuousClock.now < settle
+            {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            let before = harness.adapter.statistics
+            let count = try await harness.page.evaluate(
+                """
+                Promise.all(Array.from({length: 200}, (_, i) => fetch('/n/' + i, {cache: 'no-store'}).then(r => r.text())))
+                  .then(texts => texts.filter(t => t === 'ok').length)
+                """)
+            #expect(count == .int(200))
+            let done = ContinuousClock.now + .seconds(5)
+            while harness.adapter.statistics.inFlight > 0, ContinuousClock.now < done {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            let statistics = harness.adapter.statistics
+            #expect(statistics.fulfilled - before.fulfilled == 200, "\(statistics)")
+            #expect(statistics.inFlight == 0)
+            #expect(harness.registry.metrics.finished == harness.registry.metrics.started)
+            #expect(harness.registry.metrics.live == 0)
+            #expect(counting.handled == 200)
+            await harness.close()
+        }
+    }
+
+    /// A value set by a handler and read by the test.
+    final class Received: Sendable {
+        private let storage = Mutex<Data?>(nil)
+        func set(_ data: Data) { storage.withLock { $0 = data } }
+        var value: Data? { storage.withLock { $0 } }
+    }
+
+    extension CDPValue {
+        var arrayValue: [CDPValue]? {
+            if case .array(let values) = self { return values }
+            return nil
+        }
+
+        subscript(index: Int) -> CDPValue? { arrayValue.flatMap { index < $0.count ? $0[index] : nil } }
+    }
+#endif

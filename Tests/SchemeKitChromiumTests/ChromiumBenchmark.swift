@@ -1,0 +1,169 @@
+#if Chromium
+    import Foundation
+    import SchemeKit
+    import Testing
+
+    @testable import SchemeKitChromium
+
+    /// The figures behind `Benchmarks/chromium.sh`: `fetch()` latency through the adapter (CBOR and
+    /// JSON), schemeserve and nginx from the same Chromium, and cold versus pooled page loads.
+    /// Runs only when `SCHEMEKIT_CHROMIUM_BENCH=1` (the script sets it and starts the peers).
+    @Suite(.serialized)
+    struct ChromiumBenchmark {
+        static let environment = ProcessInfo.processInfo.environment
+        static let sizes: [(name: String, bytes: Int, samples: Int)] = [
+            ("1k", 1 << 10, 20), ("64k", 64 << 10, 20), ("1m", 1 << 20, 8), ("10m", 10 << 20, 3),
+        ]
+
+        static let measure = """
+            async (base, name, count) => {
+              const times = [];
+              for (let i = 0; i < count; i++) {
+                const start = performance.now();
+                const response = await fetch(base + name + '?r=' + Math.random(), {cache: 'no-store'});
+                const length = (await response.arrayBuffer()).byteLength;
+                if (!response.ok || length === 0) throw new Error(base + name + ' ' + response.status);
+                times.push(performance.now() - start);
+              }
+              return times;
+            }
+            """
+
+        struct Peer {
+            let name: String
+            let page: ChromiumPage
+            let base: String
+            let blank: String
+        }
+
+        @Test(.enabled(if: environment["SCHEMEKIT_CHROMIUM_BENCH"] == "1"), .timeLimit(.minutes(30)))
+        func fetchLatencyAndPageLoads() async throws {
+            let directory = URL(
+                fileURLWithPath: Self.environment["SCHEMEKIT_BENCH_DIR"] ?? "/tmp/schemekit-chromium-bench")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            for size in Self.sizes
+            where !FileManager.default.fileExists(atPath: directory.appendingPathComponent(size.name).path) {
+                try Data((0..<size.bytes).map { UInt8(truncatingIfNeeded: $0 &* 31) }).write(
+                    to: directory.appendingPathComponent(size.name))
+            }
+            try Data("<!doctype html><title>blank</title>".utf8).write(
+                to: directory.appendingPathComponent("blank.html"))
+            let rounds = Int(Self.environment["SCHEMEKIT_BENCH_ROUNDS"] ?? "5") ?? 5
+            let registry = SchemeRegistry()
+            try registry.register(LocalFileHandler(root: directory), for: "app")
+            try registry.register(LocalFileHandler(root: ChromiumHarness.sampleApp), for: "app", pathPrefix: "/sample")
+            let origin = ChromiumHarness.origin
+            var browsers: [ChromiumBrowser] = []
+            var adapters: [ChromiumSchemeAdapter] = []
+            var peers: [Peer] = []
+            for format in ChromiumWireFormat.allCases {
+                let browser = try await ChromiumBrowser.launch(ChromiumLaunchOptions(wireFormat: format))
+                let adapter = ChromiumSchemeAdapter(
+                    registry: registry, connection: browser.connection,
+                    configuration: ChromiumAdapterConfiguration(origins: [origin]))
+                try await adapter.start()
+                browsers.append(browser)
+                adapters.append(adapter)
+                peers.append(
+                    Peer(
+                        name: "adapter-\(format.rawValue)", page: try await browser.newPage(),
+                        base: "https://app.localhost/", blank: "https://app.localhost/blank.html"))
+            }
+            for (name, variable) in [
+                ("schemeserve", "SCHEMEKIT_BENCH_SCHEMESERVE"), ("nginx", "SCHEMEKIT_BENCH_NGINX"),
+            ] {
+                guard let base = Self.environment[variable] else { continue }
+                peers.append(
+                    Peer(
+                        name: name, page: try await browsers[0].newPage(), base: base + "/", blank: base + "/blank.html"
+                    ))
+            }
+            for peer in peers { try await peer.page.navigate(to: peer.blank) }
+
+            var samples: [String: [Double]] = [:]
+            var adapterCPU: Double = 0
+            var adapterRequests = 0
+            // Warm-up round, not recorded.
+            for peer in peers { _ = try await peer.page.evaluate("(\(Self.measure))('\(peer.base)', '1m', 2)") }
+            for _ in 0..<rounds {
+                for size in Self.sizes {
+                    for peer in peers.shuffled() {
+                        let cpu = Self.cpuSeconds()
+                        let times = try await peer.page.evaluate(
+                            "(\(Self.measure))('\(peer.base)', '\(size.name)', \(size.samples))")
+                        if peer.name.hasPrefix("adapter") {
+                            adapterCPU += Self.cpuSeconds() - cpu
+                            adapterRequests += size.samples
+                        }
+                        if case .array(let values) = times {
+                            samples["\(peer.name) \(size.name)", default: []] += values.compactMap(\.doubleValue)
+                        }
+                    }
+                }
+            }
+            print("BENCH fetch latency in ms (median, p90) over \(rounds) interleaved rounds")
+            for size in Self.sizes {
+                let baseline = samples["nginx \(size.name)"].map { Self.percentile($0, 0.5) }
+                for peer in peers {
+                    guard let values = samples["\(peer.name) \(size.name)"] else { continue }
+                    let median = Self.percentile(values, 0.5)
+                    let ratio = baseline.map { String(format: " ratio-to-nginx=%.2f", median / $0) } ?? ""
+                    print(
+                        String(
+                            format: "BENCH %@ %@ median=%.2f p90=%.2f n=%d%@", size.name, peer.name, median,
+                            Self.percentile(values, 0.9), values.count, ratio))
+                }
+            }
+            print(
+                String(
+                    format: "BENCH adapter process CPU per adapter request: %.3f ms (%d requests, all sizes)",
+                    adapterCPU * 1000 / Double(max(adapterRequests, 1)), adapterRequests))
+
+            // Page loads: a new page each time versus a pooled page.
+            let pool = browsers[0].makePagePool(configuration: SessionPoolConfiguration(warmCount: 1, maximumCount: 1))
+            await pool.start()
+            let holder = Holder()
+            var cold: [Double] = []
+            var warm: [Double] = []
+            let sample = "https://app.localhost/sample/index.html"
+            for _ in 0..<max(rounds, 5) {
+                let clock = ContinuousClock()
+                cold.append(
+                    Self.milliseconds(
+                        try await clock.measure {
+                            let page = try await browsers[0].newPage()
+                            try await page.navigate(to: sample)
+                            try await page.close()
+                        }))
+                let page = try await pool.acquire(for: holder)
+                warm.append(Self.milliseconds(try await clock.measure { try await page.navigate(to: sample) }))
+                try await pool.recycle(page)
+            }
+            print(
+                String(
+                    format: "BENCH page load cold median=%.1f p90=%.1f pooled median=%.1f p90=%.1f ratio=%.1f",
+                    Self.percentile(cold, 0.5), Self.percentile(cold, 0.9), Self.percentile(warm, 0.5),
+                    Self.percentile(warm, 0.9), Self.percentile(cold, 0.5) / Self.percentile(warm, 0.5)))
+            await pool.shutDown()
+            for adapter in adapters { await adapter.stop() }
+            for browser in browsers { await browser.close() }
+        }
+
+        static func percentile(_ values: [Double], _ fraction: Double) -> Double {
+            let sorted = values.sorted()
+            guard !sorted.isEmpty else { return .nan }
+            return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded()))]
+        }
+
+        static func milliseconds(_ duration: Duration) -> Double {
+            Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+        }
+
+        static func cpuSeconds() -> Double {
+            var usage = rusage()
+            getrusage(RUSAGE_SELF.rawValue, &usage)
+            return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+                + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+        }
+    }
+#endif

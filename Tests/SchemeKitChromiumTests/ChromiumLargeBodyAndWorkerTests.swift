@@ -1,0 +1,154 @@
+#if Chromium
+    import Crypto
+    import Foundation
+    import SchemeKit
+    import SchemeKitTesting
+    import Testing
+
+    @testable import SchemeKitChromium
+
+    @Suite(.serialized, .timeLimit(.minutes(3)))
+    struct ChromiumLargeBodyAndWorkerTests {
+        /// A 150 MiB file of varied bytes, made once per test run.
+        static let bigFile: (directory: URL, digest: String) = {
+            // LocalFileHandler serves the request path under its root: the file is at <root>/big/big.bin.
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("schemekit-chromium-big")
+            try? FileManager.default.createDirectory(
+                at: directory.appendingPathComponent("big"), withIntermediateDirectories: true)
+            let file = directory.appendingPathComponent("big/big.bin")
+            var hasher = SHA256()
+            var block = Data((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) })
+            _ = FileManager.default.createFile(atPath: file.path, contents: nil)
+            let handle = try! FileHandle(forWritingTo: file)
+            for index in 0..<150 {
+                block.replaceSubrange(0..<8, with: withUnsafeBytes(of: UInt64(index).littleEndian) { Data($0) })
+                hasher.update(data: block)
+                handle.write(block)
+            }
+            try? handle.close()
+            return (directory, hasher.finalize().map { String(format: "%02x", $0) }.joined())
+        }()
+
+        static let digestScript = """
+            fetch('/big/big.bin', {cache: 'no-store'}).then(r => r.arrayBuffer())
+              .then(b => crypto.subtle.digest('SHA-256', b))
+              .then(h => Array.from(new Uint8Array(h)).map(x => x.toString(16).padStart(2, '0')).join(''), e => e.name)
+            """
+
+        @Test func a150MiBFileArrivesIntactOverCBOR() async throws {
+            let (directory, digest) = Self.bigFile
+            let harness = try await ChromiumHarness.start(wireFormat: .cbor) { registry in
+                try registry.register(blankPage, for: "app", pathPrefix: "/blank.html")
+                try registry.register(LocalFileHandler(root: directory), for: "app", pathPrefix: "/big")
+            }
+            defer { Task { await harness.close() } }
+            try await harness.openOrigin()
+            #expect(try await harness.page.evaluate(Self.digestScript) == .string(digest))
+            #expect(harness.adapter.statistics.bytesFulfilled >= 150 << 20)
+            await harness.close()
+        }
+
+        @Test func over150MiBOnJSONFailsTheRequestNotTheConnection() async throws {
+            let (directory, _) = Self.bigFile
+            let harness = try await ChromiumHarness.start(wireFormat: .json) { registry in
+                try registry.register(blankPage, for: "app", pathPrefix: "/blank.html")
+                try registry.register(LocalFileHandler(root: directory), for: "app", pathPrefix: "/big")
+            }
+            defer { Task { await harness.close() } }
+            let records = harness.adapter.records()
+            try await harness.openOrigin()
+            #expect(try await harness.page.evaluate(Self.digestScript) == .string("TypeError"))
+            let statistics = harness.adapter.statistics
+            #expect(statistics.bodyTooLarge == 1, "\(statistics)")
+            var sawTypedError = false
+            for await record in records where record.url.hasSuffix("big.bin") {
+                if case .failed(let error) = record.outcome { sawTypedError = error.code == .bodyTooLarge }
+                break
+            }
+            #expect(sawTypedError)
+            // The connection is alive and the registry is settled.
+            #expect(try await harness.browser.version().hasPrefix("Chrome/"))
+            #expect(try await harness.page.evaluate("fetch('/blank.html').then(r => r.status)") == .int(200))
+            #expect(await ChromiumHarness.eventually { harness.registry.metrics.live == 0 })
+            await harness.close()
+        }
+
+        @Test func openEndedRangesAreAnsweredWithACapped206() async throws {
+            let (directory, _) = Self.bigFile
+            let harness = try await ChromiumHarness.start(configure: { $0.openEndedRangeCap = 1 << 20 }) { registry in
+                try registry.register(blankPage, for: "app", pathPrefix: "/blank.html")
+                try registry.register(LocalFileHandler(root: directory), for: "app", pathPrefix: "/big")
+            }
+            defer { Task { await harness.close() } }
+            try await harness.openOrigin()
+            let answer = try await harness.page.evaluate(
+                """
+                fetch('/big/big.bin', {headers: {Range: 'bytes=0-'}, cache: 'no-store'})
+                  .then(async r => [r.status, (await r.arrayBuffer()).byteLength, r.headers.get('content-range')])
+                """)
+            #expect(answer == .array([.int(206), .int(1 << 20), .string("bytes 0-1048575/\(150 << 20)")]))
+            await harness.close()
+        }
+
+        @Test func aServiceWorkerRegistersAndItsFetchesAreServed() async throws {
+            let worker = """
+                self.addEventListener('install', () => self.skipWaiting());
+                self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
+                self.addEventListener('fetch', (event) => {
+                  if (new URL(event.request.url).pathname === '/via-worker')
+                    event.respondWith(fetch('/worker-data').then((r) => r.text()).then((t) => new Response('worker:' + t)));
+                });
+                """
+            let data = CountingHandler(StaticHandler("from-schemekit", name: "worker-data"))
+            let script = CountingHandler(StaticHandler(worker, mimeType: "text/javascript", name: "sw"))
+            let harness = try await ChromiumHarness.start { registry in
+                try registry.register(blankPage, for: "app", pathPrefix: "/blank.html")
+                try registry.register(script, for: "app", pathPrefix: "/sw.js")
+                try registry.register(data, for: "app", pathPrefix: "/worker-data")
+            }
+            defer { Task { await harness.close() } }
+            try await harness.openOrigin()
+            let registered = try await harness.page.evaluate(
+                """
+                navigator.serviceWorker.register('/sw.js')
+                  .then(() => navigator.serviceWorker.ready)
+                  .then(() => navigator.serviceWorker.controller ? null
+                    : new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve)))
+                  .then(() => 'registered')
+                """)
+            #expect(registered == .string("registered"))
+            #expect(script.handled >= 1)
+            #expect(
+                try await harness.page.evaluate("fetch('/via-worker').then(r => r.text())")
+                    == .string("worker:from-schemekit"))
+            #expect(data.handled == 1)
+            await harness.close()
+        }
+
+        @Test func killingChromiumMidLoadThrowsEveryPendingCommandAndEndsEveryTask() async throws {
+            let hanging = HangingHandler(writesHead: false)
+            let page = StaticHandlerPage.html(
+                "<!doctype html><link rel=icon href='data:,'><script src='/hang/script.js'></script><img src='/hang/a.png'>"
+            )
+            let harness = try await ChromiumHarness.start { registry in
+                try registry.register(page, for: "app", pathPrefix: "/page.html")
+                try registry.register(hanging, for: "app", pathPrefix: "/hang")
+            }
+            let navigation = Task { try await harness.page.navigate(to: "https://app.localhost/page.html") }
+            #expect(await ChromiumHarness.eventually { hanging.started >= 1 })
+            let evaluation = Task { try await harness.page.evaluate("new Promise(() => {})") }
+            try await Task.sleep(for: .milliseconds(200))
+            harness.browser.kill()
+            for task in [navigation, Task { _ = try await evaluation.value }] {
+                await #expect {
+                    try await task.value
+                } throws: { error in
+                    (error as? ChromiumError)?.code == .disconnected
+                }
+            }
+            #expect(await ChromiumHarness.eventually { harness.registry.metrics.live == 0 })
+            #expect(hanging.cancellations == hanging.started)
+            await harness.close()
+        }
+    }
+#endif
