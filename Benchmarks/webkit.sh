@@ -49,8 +49,10 @@ trap cleanup EXIT
 RENDER="${HEADLESS_RENDER:-}"
 if [[ -z "$RENDER" ]]; then
     echo "== building headless-render (release)"
-    (cd "$ROOT/Samples/WebKitGTK" && swift build -c release --product headless-render 2>&1 | grep -v "prohibited flag" | tail -1)
-    RENDER="$ROOT/Samples/WebKitGTK/.build/release/headless-render"
+    # The media extension (a product of its own) sits next to headless-render, where the adapter finds it.
+    (cd "$ROOT" && swift build -c release --traits WebKitGTK --scratch-path .build-webkit --product SchemeKitWebKitGTKMedia 2>&1 | tail -1)
+    (cd "$ROOT" && swift build -c release --traits WebKitGTK --scratch-path .build-webkit --product headless-render 2>&1 | tail -1)
+    RENDER="$ROOT/.build-webkit/release/headless-render"
 fi
 
 # A copy of the app without its <video> element. nginx's workers run unprivileged: mktemp's 0700

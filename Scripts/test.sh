@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Runs every SchemeKit test suite on a fresh Debian 12 machine with Swift 6.3:
 #   1. installs what the tests need with apt-get (only when missing),
-#   2. builds the package and fails on any warning in our own code,
-#   3. runs all Swift Testing suites (unit, handler, server, browser, package store),
-#   4. runs the lifecycle stress test under the thread sanitizer,
-#   5. builds the WebKitGTK adapter package and runs its real-engine tests under xvfb-run.
-# Usage: bash Scripts/test.sh        (set SCHEMEKIT_SKIP_TSAN=1 or SCHEMEKIT_SKIP_WEBKIT=1 to skip a stage)
+#   2. builds the package with every trait on and fails on any warning in our own code,
+#   3. runs all Swift Testing suites (unit, handler, server, package store, memory, stress),
+#   4. runs the real-engine suites: headless Chromium, and WebKitGTK under xvfb-run,
+#   5. runs the lifecycle stress test under the thread sanitizer,
+#   6. compiles every ```swift snippet of every Markdown file (Scripts/check-snippets.sh),
+#   7. a fuzz smoke: every libFuzzer target for 30 s under AddressSanitizer (Scripts/fuzz.sh).
+# Usage: bash Scripts/test.sh        (set SCHEMEKIT_SKIP_TSAN=1, SCHEMEKIT_SKIP_WEBKIT=1,
+#                                     SCHEMEKIT_SKIP_SNIPPETS=1, SCHEMEKIT_SKIP_CHROMIUM=1
+#                                     or SCHEMEKIT_SKIP_FUZZ=1 to skip a stage)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -13,7 +17,8 @@ root=$(pwd)
 log() { printf '\n==> %s\n' "$*"; }
 
 # --- 1. System packages --------------------------------------------------------------------
-apt_packages=(libwebkitgtk-6.0-dev xvfb xauth chromium media-types zip unzip python3 zlib1g-dev)
+apt_packages=(libwebkitgtk-6.0-dev xvfb xauth chromium media-types zip unzip python3 zlib1g-dev
+    libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-tools gstreamer1.0-plugins-good)
 missing=()
 for p in "${apt_packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -26,8 +31,12 @@ if ((${#missing[@]})); then
 fi
 
 # --- 2. Build, no warnings in our code --------------------------------------------------------
-log "swift build --build-tests"
-swift build --build-tests 2>&1 | tee /tmp/schemekit-build.log | grep -E "error|warning: .*(Sources|Tests|Samples)/" || true
+# One build with every package trait on (the default `Server`/`Packages`, and the engines
+# `WebKitGTK` and `Chromium`), so every suite below runs from the same binaries. A plain
+# `swift build` (default traits only) builds a subset of the same sources.
+traits=(--enable-all-traits)
+log "swift build --build-tests ${traits[*]}"
+swift build --build-tests "${traits[@]}" 2>&1 | tee /tmp/schemekit-build.log | grep -E "error|warning: .*(Sources|Tests|Samples)/" || true
 if grep -E "^$root/(Sources|Tests)/.*: (warning|error):" /tmp/schemekit-build.log; then
     echo "Build produced warnings or errors in SchemeKit's own code (see above)." >&2
     exit 1
@@ -42,15 +51,36 @@ grep -q "Build complete" /tmp/schemekit-build.log || { tail -40 /tmp/schemekit-b
 run_suite() {  # run_suite NAME swift-test-arguments...
     local name=$1; shift
     log "swift test $*"
-    swift test --skip-build "$@" 2>&1 | tee "/tmp/schemekit-$name.log"
+    swift test --skip-build "${traits[@]}" "$@" 2>&1 | tee "/tmp/schemekit-$name.log"
     grep -qE "Test run with [0-9]+ tests? .*passed" "/tmp/schemekit-$name.log" || exit 1
 }
-run_suite core --skip Stress --skip SchemeServeTests --skip "Network|Preload"
+engines="SchemeKitWebKitGTKTests|SchemeKitChromiumTests|HeadlessRenderTests"
+run_suite core --skip Stress --skip SchemeServeTests --skip "Network|Preload" --skip BoundedMemoryTests --skip "$engines"
 run_suite network --filter "Network|Preload"
+# 1 GiB through the network fallback, a claimed preload and the callback adapter: peak RSS growth.
+SCHEMEKIT_MEMORY_TEST_BYTES=1073741824 run_suite memory --filter BoundedMemoryTests
 run_suite serve --filter SchemeServeTests
 run_suite stress --filter Stress
 
-# --- 4. Stress test under the thread sanitizer -----------------------------------------------
+# --- 4. The real engines ---------------------------------------------------------------------
+# Headless Chromium over the DevTools pipe (trait `Chromium`), one Chromium at a time.
+if [ "${SCHEMEKIT_SKIP_CHROMIUM:-0}" != 1 ]; then
+    run_suite chromium --no-parallel --filter SchemeKitChromiumTests
+fi
+# WebKitGTK under a virtual X server (trait `WebKitGTK`).
+if [ "${SCHEMEKIT_SKIP_WEBKIT:-0}" != 1 ]; then
+    log "WebKitGTK adapter tests (xvfb-run)"
+    xvfb-run -a swift test --skip-build "${traits[@]}" --filter SchemeKitWebKitGTKTests 2>&1 | tee /tmp/schemekit-webkit.log
+    grep -qE "Test run with [0-9]+ tests? .*passed" /tmp/schemekit-webkit.log || exit 1
+fi
+# headless-render, the binary, on every engine it was built with (WebKitGTK needs the X server).
+if [ "${SCHEMEKIT_SKIP_WEBKIT:-0}" != 1 ] || [ "${SCHEMEKIT_SKIP_CHROMIUM:-0}" != 1 ]; then
+    log "headless-render tests (xvfb-run)"
+    xvfb-run -a swift test --skip-build "${traits[@]}" --filter HeadlessRenderTests 2>&1 | tee /tmp/schemekit-render.log
+    grep -qE "Test run with [0-9]+ tests? .*passed" /tmp/schemekit-render.log || exit 1
+fi
+
+# --- 5. Stress test under the thread sanitizer -----------------------------------------------
 if [ "${SCHEMEKIT_SKIP_TSAN:-0}" != 1 ]; then
     log "swift test --sanitize=thread --filter Stress"
     swift test --scratch-path .build-tsan --sanitize=thread --filter Stress 2>&1 | tee /tmp/schemekit-tsan.log
@@ -61,9 +91,15 @@ if [ "${SCHEMEKIT_SKIP_TSAN:-0}" != 1 ]; then
     grep -qE "Test run with [0-9]+ tests? .*passed" /tmp/schemekit-tsan.log || exit 1
 fi
 
-# --- 5. The real engine: WebKitGTK under Xvfb ------------------------------------------------
-if [ "${SCHEMEKIT_SKIP_WEBKIT:-0}" != 1 ] && [ -f Samples/WebKitGTK/test.sh ]; then
-    log "WebKitGTK adapter tests (xvfb-run)"
-    bash Samples/WebKitGTK/test.sh
+# --- 6. Every README snippet compiles -----------------------------------------------------------
+if [ "${SCHEMEKIT_SKIP_SNIPPETS:-0}" != 1 ]; then
+    log "Scripts/check-snippets.sh"
+    bash Scripts/check-snippets.sh
+fi
+
+# --- 7. Fuzz smoke: every parser of untrusted input, 30 s each, libFuzzer + ASan ---------------
+if [ "${SCHEMEKIT_SKIP_FUZZ:-0}" != 1 ]; then
+    log "Fuzz smoke (Scripts/fuzz.sh ${SCHEMEKIT_FUZZ_SECONDS:-30})"
+    bash Scripts/fuzz.sh "${SCHEMEKIT_FUZZ_SECONDS:-30}"
 fi
 log "All SchemeKit suites passed."
