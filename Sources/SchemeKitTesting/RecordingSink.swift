@@ -59,6 +59,7 @@ public final class RecordingSink: SchemeTaskSink {
         var stopped = false
         var terminal = false
         var head = false
+        var fileRegions = 0
         var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
         var nextWaiter = 0
     }
@@ -68,12 +69,22 @@ public final class RecordingSink: SchemeTaskSink {
     /// Where the sink wants its calls; `nil` (inline) by default.
     public let deliveryQueue: (any SchemeDeliveryQueue)?
 
+    /// Whether the sink takes file regions (as an engine that sends files itself does); their
+    /// bytes are read and recorded like any other body, and ``fileRegionCount`` counts them.
+    public let acceptsFileRegions: Bool
+
     /// Creates a sink.
     ///
-    /// - Parameter deliveryQueue: Where the guarded task must call the sink. Default: inline.
-    public init(deliveryQueue: (any SchemeDeliveryQueue)? = nil) {
+    /// - Parameters:
+    ///   - deliveryQueue: Where the guarded task must call the sink. Default: inline.
+    ///   - acceptsFileRegions: Take file regions, as `schemeserve` does. Default: `false`.
+    public init(deliveryQueue: (any SchemeDeliveryQueue)? = nil, acceptsFileRegions: Bool = false) {
         self.deliveryQueue = deliveryQueue
+        self.acceptsFileRegions = acceptsFileRegions
     }
+
+    /// How many bodies arrived as file regions (only with ``acceptsFileRegions``).
+    public var fileRegionCount: Int { state.withLock { $0.fileRegions } }
 
     /// Records the head; a second head or a head after a terminal event is a violation.
     public func receive(_ response: SchemeResponse) {
@@ -89,6 +100,10 @@ public final class RecordingSink: SchemeTaskSink {
         record(.data(body.data)) { state in
             if !state.head { return "data before the response head" }
             if body.isEmpty { return "empty data chunk" }
+            if body.fileRegion != nil {
+                if !acceptsFileRegions { return "a file region for a sink that takes none" }
+                state.fileRegions += 1
+            }
             return nil
         }
     }

@@ -78,7 +78,8 @@ extension LocalFileHandler {
         writer: some SchemeResponseWriter
     ) async throws {
         guard var entries = POSIX.directoryEntries(directory.fd) else {
-            try await refuse(.forbidden, request: request, writer: writer)
+            let refusal = refusal(.forbidden, request: request)
+            try await writer.respond(refusal.head, body: refusal.body)
             return
         }
         if configuration.hiddenFiles == .deny { entries.removeAll { $0.name.utf8.first == UInt8(ascii: ".") } }

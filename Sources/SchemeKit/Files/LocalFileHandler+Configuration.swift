@@ -4,10 +4,17 @@ extension LocalFileHandler {
     /// Where the served directory is.
     public struct Root: Sendable {
         let resolve: @Sendable () throws -> URL
+        /// A fixed directory's path, worked out once (`URL.path` is too slow for every request).
+        let fixedPath: String?
+
+        init(resolve: @escaping @Sendable () throws -> URL, fixedPath: String? = nil) {
+            self.resolve = resolve
+            self.fixedPath = fixedPath
+        }
 
         /// A fixed directory.
         public static func directory(_ url: URL) -> Root {
-            Root { url }
+            Root(resolve: { url }, fixedPath: url.path)
         }
 
         /// A directory chosen per request: `provider` is called once at the start of each request.

@@ -24,6 +24,7 @@ extension LocalFileHandler {
 
     /// The root's path for this request, or `nil` when the provider threw and unavailable roots pass.
     func resolveRootPath() throws -> String? {
+        if let path = configuration.root.fixedPath { return path }
         do {
             return try configuration.root.resolve().path
         } catch {

@@ -5,13 +5,20 @@ extension LocalFileHandler {
     /// The most leading bytes the MIME sniffer looks at.
     static let sniffLength = 1445
 
-    /// Answers GET or HEAD for an open regular file: validators, preconditions, ranges, body.
-    ///
-    /// `encoding` is set when `file` is a precompressed sibling of `name`.
-    func serve(
-        _ file: FileDescriptorStat, name: String, encoding: PrecompressedEncoding? = nil, request: SchemeRequest,
-        writer: some SchemeResponseWriter
-    ) async throws {
+    /// What a request for an open regular file gets, decided from its `fstat` and the request's
+    /// header fields alone: validators, preconditions and the range decision (RFC 9110 §13.2.2
+    /// order). Shared by the streaming path and the immediate one, so both answer alike.
+    enum FileAnswer {
+        /// 304, with the validators and `Cache-Control`.
+        case notModified(HTTPFields)
+        /// A short plain-text answer (412, 416) with these fields.
+        case text(HTTPResponse.Status, String, HTTPFields)
+        /// The representation, whole or in ranges, with the validators and `Accept-Ranges`.
+        case content(HTTPFields, RangeRequest.Decision)
+    }
+
+    /// Decides the answer for `file` (see ``FileAnswer``).
+    func plan(_ file: FileDescriptorStat, encoding: PrecompressedEncoding?, request: SchemeRequest) -> FileAnswer {
         let size = file.size
         var opaqueTag =
             String(UInt64(size), radix: 16) + "-" + String(UInt64(bitPattern: file.modifiedNanoseconds), radix: 16)
@@ -33,12 +40,9 @@ extension LocalFileHandler {
             let validators = ConditionalRequest.Validators(entityTag: entityTag, lastModified: file.modifiedSeconds)
             switch conditions.evaluate(method: request.method, validators: validators) {
             case .notModified:
-                try await writer.writeHead(SchemeResponse(status: .notModified, headerFields: fields))
-                try await writer.finish()
-                return
+                return .notModified(fields)
             case .preconditionFailed:
-                try await respondText(.preconditionFailed, "Precondition Failed\n", fields: fields, request, writer)
-                return
+                return .text(.preconditionFailed, "Precondition Failed\n", fields)
             case .proceed(let honour):
                 honourRange = honour
             }
@@ -51,13 +55,38 @@ extension LocalFileHandler {
             : .whole
         if decision == .unsatisfiable {
             fields[.contentRange] = ByteRange.unsatisfiedContentRange(completeLength: size)
-            try await respondText(.rangeNotSatisfiable, "Range Not Satisfiable\n", fields: fields, request, writer)
+            return .text(.rangeNotSatisfiable, "Range Not Satisfiable\n", fields)
+        }
+        return .content(fields, decision)
+    }
+
+    /// Answers GET or HEAD for an open regular file: validators, preconditions, ranges, body.
+    ///
+    /// `encoding` is set when `file` is a precompressed sibling of `name`.
+    func serve(
+        _ file: FileDescriptorStat, name: String, encoding: PrecompressedEncoding? = nil, request: SchemeRequest,
+        writer: some SchemeResponseWriter
+    ) async throws {
+        let size = file.size
+        let fields: HTTPFields
+        let decision: RangeRequest.Decision
+        switch plan(file, encoding: encoding, request: request) {
+        case .notModified(let fields):
+            try await writer.writeHead(SchemeResponse(status: .notModified, headerFields: fields))
+            try await writer.finish()
             return
+        case .text(let status, let message, let fields):
+            let answer = Self.text(status, message, fields: fields, request: request)
+            try await writer.respond(answer.head, body: answer.body)
+            return
+        case .content(let planned, let planDecision):
+            fields = planned
+            decision = planDecision
         }
 
         // Small files: one read (or a cache hit) serves both sniffing and the body. A compressed
         // sibling is never sniffed: its type is its original's.
-        let needsSniffing = encoding == nil && detector.mimeType(forExtension: Self.pathExtension(of: name)) == nil
+        let needsSniffing = self.needsSniffing(name, encoding: encoding)
         let cache = bodyCache.flatMap { $0.admits(file) ? $0 : nil }
         let readsWhole = size <= Int64(configuration.chunkSize) || cache != nil
         var whole: SchemeBody?
@@ -80,23 +109,58 @@ extension LocalFileHandler {
         let (mimeType, charset) = detector.contentType(
             forPath: name, leadingBytes: needsSniffing ? sniffed ?? Data() : nil)
 
+        let (head, multipart) = Self.contentHead(
+            fields: fields, decision: decision, size: size, mimeType: mimeType, charset: charset)
+        try await writer.writeHead(head)
+        guard request.method == .get, size > 0 else {
+            try await writer.finish()
+            return
+        }
+        // Bodies that are not in memory go to an engine that takes file regions as one region per
+        // range (sendfile, no copy through user space); else they stream in chunks.
+        let region = whole == nil && writer.acceptsFileRegions ? try SchemeFileHandle(duplicating: file.fd) : nil
+        switch decision {
+        case .whole, .unsatisfiable:
+            try await writeBody(file, range: ByteRange(first: 0, last: size - 1), whole: whole, region: region, writer)
+        case .partial(let ranges):
+            guard let multipart else {
+                try await writeBody(file, range: ranges[0], whole: whole, region: region, writer)
+                break
+            }
+            for (index, range) in ranges.enumerated() {
+                try await writer.write(Data(multipart.partHeader(at: index).utf8))
+                try await writeBody(file, range: range, whole: whole, region: region, writer)
+            }
+            try await writer.write(Data(multipart.closingDelimiter.utf8))
+        }
+        try await writer.finish()
+    }
+
+    /// Whether the type of `name` comes from sniffing its bytes (no known extension; never for a
+    /// precompressed sibling, whose type is its original's).
+    func needsSniffing(_ name: String, encoding: PrecompressedEncoding?) -> Bool {
+        encoding == nil && detector.mimeType(forExtension: Self.pathExtension(of: name)) == nil
+    }
+
+    /// The head for ``FileAnswer/content(_:_:)``: 200 for the whole file, 206 with `Content-Range`
+    /// for one range, 206 `multipart/byteranges` (and its framing) for several.
+    static func contentHead(
+        fields: HTTPFields, decision: RangeRequest.Decision, size: Int64, mimeType: String, charset: String?
+    ) -> (SchemeResponse, MultipartByteRanges?) {
+        var fields = fields
         switch decision {
         case .whole, .unsatisfiable:
             let head = SchemeResponse(
                 status: .ok, headerFields: fields, mimeType: mimeType, textEncodingName: charset,
                 expectedContentLength: size)
-            try await writer.writeHead(head)
-            if request.method == .get, size > 0 {
-                try await writeBody(file, range: ByteRange(first: 0, last: size - 1), whole: whole, writer: writer)
-            }
+            return (head, nil)
         case .partial(let ranges) where ranges.count == 1:
             let range = ranges[0]
             fields[.contentRange] = range.contentRange(completeLength: size)
             let head = SchemeResponse(
                 status: .partialContent, headerFields: fields, mimeType: mimeType, textEncodingName: charset,
                 expectedContentLength: range.count)
-            try await writer.writeHead(head)
-            try await writeBody(file, range: range, whole: whole, writer: writer)
+            return (head, nil)
         case .partial(let ranges):
             let multipart = MultipartByteRanges(
                 ranges: ranges, completeLength: size,
@@ -105,29 +169,29 @@ extension LocalFileHandler {
             let head = SchemeResponse(
                 status: .partialContent, headerFields: fields, mimeType: "multipart/byteranges",
                 expectedContentLength: multipart.contentLength)
-            try await writer.writeHead(head)
-            for (index, range) in ranges.enumerated() {
-                try await writer.write(Data(multipart.partHeader(at: index).utf8))
-                try await writeBody(file, range: range, whole: whole, writer: writer)
-            }
-            try await writer.write(Data(multipart.closingDelimiter.utf8))
+            return (head, multipart)
         }
-        try await writer.finish()
     }
 
-    /// Writes `range` of the file: from `whole` when the file is already in memory, else streamed
-    /// in chunks of ``Configuration/chunkSize``, checking for cancellation before each read.
+    /// Writes `range` of the file: from `whole` when the file is already in memory, as one file
+    /// region when `region` is set, else streamed in chunks of ``Configuration/chunkSize``,
+    /// checking for cancellation before each read.
     private func writeBody(
-        _ file: FileDescriptorStat, range: ByteRange, whole: SchemeBody?, writer: some SchemeResponseWriter
-    )
-        async throws
-    {
+        _ file: FileDescriptorStat, range: ByteRange, whole: SchemeBody?, region: SchemeFileHandle?,
+        _ writer: some SchemeResponseWriter
+    ) async throws {
         if let whole {
             if range.first == 0, range.count == Int64(whole.count) {
                 try await writer.write(whole)
             } else {
                 try await writer.write(whole.slice(Int(range.first)..<Int(range.last + 1)))
             }
+            return
+        }
+        if let region {
+            FileReadProbe.current?.read(bytes: Int(range.count))
+            try await writer.write(
+                SchemeBody(fileRegion: SchemeFileRegion(region, offset: range.first, count: range.count)))
             return
         }
         let chunkSize = Int64(configuration.chunkSize)
@@ -182,17 +246,15 @@ extension LocalFileHandler {
         }
     }
 
-    private func respondText(
-        _ status: HTTPResponse.Status, _ message: String, fields: HTTPFields, _ request: SchemeRequest,
-        _ writer: some SchemeResponseWriter
-    ) async throws {
+    /// A short plain-text answer (412, 416) with the file's fields.
+    static func text(_ status: HTTPResponse.Status, _ message: String, fields: HTTPFields, request: SchemeRequest)
+        -> SchemeCollectedResponse
+    {
         let body = Data(message.utf8)
         let head = SchemeResponse(
             status: status, headerFields: fields, mimeType: "text/plain", textEncodingName: "utf-8",
             expectedContentLength: Int64(body.count))
-        try await writer.writeHead(head)
-        if request.method != .head { try await writer.write(body) }
-        try await writer.finish()
+        return SchemeCollectedResponse(head: head, body: request.method == .head ? Data() : body)
     }
 
     /// The extension of a file name (after the last dot, when the dot is not the first character).

@@ -64,7 +64,7 @@ import HTTPTypes
 /// Larger bodies stream chunk by chunk: memory stays at one chunk whatever the size, offsets are
 /// 64-bit, and the loop checks for cancellation before each read, so stopping the task stops the
 /// reading at once. Where reads run is ``Configuration/readMode``.
-public struct LocalFileHandler: SchemeHandler {
+public struct LocalFileHandler: SchemeImmediateHandler {
     /// The configuration.
     public let configuration: Configuration
     let detector = MIMEDetector()
@@ -98,18 +98,49 @@ public struct LocalFileHandler: SchemeHandler {
     /// Answers GET and HEAD from the directory; passes when nothing matches.
     public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome
     {
+        switch try locate(request) {
+        case .passed:
+            return .passed
+        case .refused(let status):
+            let refusal = refusal(status, request: request)
+            try await writer.respond(refusal.head, body: refusal.body)
+            return .handled
+        case .directory(let directory, let path):
+            defer { directory.close() }
+            guard configuration.directoryListing else { return .passed }
+            try await respondWithListing(of: directory, path: path, request: request, writer: writer)
+            return .handled
+        case .file(let file, let name, let encoding):
+            defer { file.close() }
+            FileReadProbe.current?.opened(device: file.device, inode: file.inode)
+            try await serve(file, name: name, encoding: encoding, request: request, writer: writer)
+            return .handled
+        }
+    }
+
+    /// What a request names, found by the one decoder (``SafeRelativePath``) and the one resolver
+    /// (``FileResolver``): shared by ``handle(_:writer:)`` and ``immediateAnswer(to:)``.
+    enum Location {
+        /// Nothing here (the root exists): the next handler may answer.
+        case passed
+        /// An unsafe path (403) or a hidden file (404), answered here and never passed on.
+        case refused(HTTPResponse.Status)
+        /// A directory without an index file, open.
+        case directory(FileDescriptorStat, SafeRelativePath)
+        /// A regular file, open, with the name that decides its type and the precompressed
+        /// encoding opened in its place.
+        case file(FileDescriptorStat, name: String, encoding: PrecompressedEncoding?)
+    }
+
+    /// Decodes, checks and opens what `request` names; the caller closes what it gets.
+    ///
+    /// - Throws: ``LocalFileHandlerError/rootUnavailable(errno:)`` (or the root provider's error)
+    ///   when nothing was found because the root itself is unavailable and
+    ///   ``Configuration/unavailableRoot`` says to fail.
+    func locate(_ request: SchemeRequest) throws -> Location {
         guard request.method == .get || request.method == .head else { return .passed }
-        let path: SafeRelativePath
-        do {
-            path = try SafeRelativePath(percentEncodedPath: request.path)
-        } catch {
-            try await refuse(.forbidden, request: request, writer: writer)
-            return .handled
-        }
-        if path.isHidden, configuration.hiddenFiles == .deny {
-            try await refuse(.notFound, request: request, writer: writer)
-            return .handled
-        }
+        guard let path = try? SafeRelativePath(percentEncodedPath: request.path) else { return .refused(.forbidden) }
+        if path.isHidden, configuration.hiddenFiles == .deny { return .refused(.notFound) }
         guard let baseRootPath = try resolveRootPath() else { return .passed }
         var rootPath = baseRootPath
         if configuration.usesHostSubdirectories {
@@ -134,20 +165,14 @@ public struct LocalFileHandler: SchemeHandler {
 
         switch resolution {
         case .notFound:
-            return try passUnlessRootIsUnavailable(baseRootPath)
+            _ = try passUnlessRootIsUnavailable(baseRootPath)
+            return .passed
         case .forbidden:
-            try await refuse(.forbidden, request: request, writer: writer)
-            return .handled
+            return .refused(.forbidden)
         case .directory(let directory):
-            defer { directory.close() }
-            guard configuration.directoryListing else { return .passed }
-            try await respondWithListing(of: directory, path: path, request: request, writer: writer)
-            return .handled
+            return .directory(directory, path)
         case .file(let file, let name, let variant):
-            defer { file.close() }
-            FileReadProbe.current?.opened(device: file.device, inode: file.inode)
-            try await serve(file, name: name, encoding: variant.map { encodings[$0] }, request: request, writer: writer)
-            return .handled
+            return .file(file, name: name, encoding: variant.map { encodings[$0] })
         }
     }
 
@@ -162,11 +187,8 @@ public struct LocalFileHandler: SchemeHandler {
     }
 
     /// A short plain-text refusal that reveals nothing about the file system.
-    func refuse(_ status: HTTPResponse.Status, request: SchemeRequest, writer: some SchemeResponseWriter) async throws {
-        let message = status == .forbidden ? "Forbidden\n" : "Not Found\n"
-        let (head, body) = SchemeResponse.plainText(status, message)
-        try await writer.writeHead(head)
-        if request.method != .head { try await writer.write(body) }
-        try await writer.finish()
+    func refusal(_ status: HTTPResponse.Status, request: SchemeRequest) -> SchemeCollectedResponse {
+        let (head, body) = SchemeResponse.plainText(status, status == .forbidden ? "Forbidden\n" : "Not Found\n")
+        return SchemeCollectedResponse(head: head, body: request.method == .head ? Data() : body)
     }
 }

@@ -5,7 +5,7 @@ import HTTPTypes
 ///
 /// The registry uses it when the chosen handler does not list the request's method in
 /// ``SchemeHandler/supportedMethods``.
-struct MethodNotAllowedHandler: SchemeHandler {
+struct MethodNotAllowedHandler: SchemeImmediateHandler {
     let allowed: Set<HTTPRequest.Method>
 
     var name: String { "method-filter" }
@@ -15,12 +15,20 @@ struct MethodNotAllowedHandler: SchemeHandler {
     }
 
     func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome {
-        var fields = HTTPFields()
-        fields[.allow] = allowed.map(\.rawValue).sorted().joined(separator: ", ")
+        let answer = response(to: request)
+        try await writer.respond(answer.head, body: answer.body)
+        return .handled
+    }
+
+    func immediateAnswer(to request: SchemeRequest) -> SchemeImmediateAnswer {
+        .response(response(to: request))
+    }
+
+    /// The 405 with its `Allow` header; no body for HEAD.
+    private func response(to request: SchemeRequest) -> SchemeCollectedResponse {
         let (head, body) = SchemeResponse.plainText(.methodNotAllowed, "Method Not Allowed\n")
         var response = head
-        response.headerFields.append(contentsOf: fields)
-        try await writer.respond(response, body: request.method == .head ? .init() : body)
-        return .handled
+        response.headerFields[.allow] = allowed.map(\.rawValue).sorted().joined(separator: ", ")
+        return SchemeCollectedResponse(head: response, body: request.method == .head ? Data() : body)
     }
 }

@@ -5,7 +5,10 @@ import Foundation
 ///
 /// Implement only the calls you observe or change, and call ``base`` from them; everything else
 /// — including ``SchemeResponseWriter/makeBody(count:fill:)``, which carries the engine's body
-/// memory — is forwarded. This is SwiftNIO's `ChannelInboundHandler` rule: forward unless you
+/// memory — is forwarded. One exception, on the safe side: ``SchemeResponseWriter/acceptsFileRegions``
+/// is `false` unless the wrapper forwards it (`var acceptsFileRegions: Bool { base.acceptsFileRegions }`),
+/// because a wrapper that looks at the bytes it passes on would otherwise be handed a file region
+/// to read. This is SwiftNIO's `ChannelInboundHandler` rule: forward unless you
 /// override, so a wrapper cannot silently lose a capability of the writer it wraps.
 ///
 /// ```swift

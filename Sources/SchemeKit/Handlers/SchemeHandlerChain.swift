@@ -11,8 +11,11 @@ public import HTTPTypes
 /// ```
 ///
 /// The chain supports the union of its handlers' methods and calls only the handlers that
-/// support the request's method.
-public struct SchemeHandlerChain: SchemeHandler {
+/// support the request's method. It answers at once (``SchemeImmediateHandler``) when the
+/// handlers it asks do: the first immediate response wins, immediate passes go on to the next
+/// handler, and the first handler that cannot answer at once defers the whole request to
+/// ``handle(_:writer:)``.
+public struct SchemeHandlerChain: SchemeImmediateHandler {
     /// The handlers, in the order they are asked.
     public let handlers: [any SchemeHandler]
     /// The union of the handlers' methods.
@@ -24,12 +27,17 @@ public struct SchemeHandlerChain: SchemeHandler {
         let handler: any SchemeHandler
         let name: String
         let methods: Set<HTTPRequest.Method>
+        /// The handler as an immediate handler, found once here rather than cast per request.
+        let immediate: (any SchemeImmediateHandler)?
     }
 
     /// Creates a chain from an array of handlers. Their names and methods are read once, here.
     public init(_ handlers: [any SchemeHandler]) {
         self.handlers = handlers
-        self.entries = handlers.map { Entry(handler: $0, name: $0.name, methods: $0.supportedMethods) }
+        self.entries = handlers.map {
+            Entry(
+                handler: $0, name: $0.name, methods: $0.supportedMethods, immediate: $0 as? any SchemeImmediateHandler)
+        }
         self.supportedMethods = entries.reduce(into: []) { $0.formUnion($1.methods) }
     }
 
@@ -50,6 +58,23 @@ public struct SchemeHandlerChain: SchemeHandler {
                 try await entry.handler.handle(request, writer: writer)
             }
             if outcome == .handled { return .handled }
+        }
+        return .passed
+    }
+
+    /// Asks each handler that supports the method for an immediate answer, in order: a response
+    /// wins, a pass goes on, and a handler that cannot answer at once (or is no
+    /// ``SchemeImmediateHandler``) defers the request.
+    public func immediateAnswer(to request: SchemeRequest) -> SchemeImmediateAnswer {
+        for entry in entries where entry.methods.contains(request.method) {
+            guard let immediate = entry.immediate else { return .deferred }
+            switch immediate.immediateAnswer(to: request) {
+            case .passed: continue
+            case .deferred: return .deferred
+            case .response(var response):
+                if response.answeredBy == nil { response.answeredBy = entry.name }
+                return .response(response)
+            }
         }
         return .passed
     }

@@ -35,9 +35,18 @@ public protocol SchemeResponseWriter: Sendable {
     func makeBody<Failure: Error>(
         count: Int, fill: (UnsafeMutableRawBufferPointer) throws(Failure) -> Int
     ) throws(Failure) -> SchemeBody
+
+    /// Whether bodies may be regions of open files (``SchemeBody/init(fileRegion:)``): `true` when
+    /// the engine sends files itself (``SchemeTaskSink/acceptsFileRegions``). A handler that
+    /// serves files writes a region instead of reading the bytes when this is `true`.
+    /// Default: `false`.
+    var acceptsFileRegions: Bool { get }
 }
 
 extension SchemeResponseWriter {
+    /// Bytes only.
+    public var acceptsFileRegions: Bool { false }
+
     /// Writes a chunk of the body from `Data`. Empty chunks are ignored.
     public func write(_ data: Data) async throws {
         try await write(SchemeBody(data))

@@ -427,6 +427,8 @@ struct GuardedResponseWriter: SchemeResponseWriter {
         try (task.sink.bodyAllocator ?? MallocBodyAllocator()).makeBody(count: count, fill: fill)
     }
 
+    var acceptsFileRegions: Bool { task.sink.acceptsFileRegions }
+
     func finish() async throws {
         if task.deliveryQueue == nil {
             try task.writeInline(.finish)

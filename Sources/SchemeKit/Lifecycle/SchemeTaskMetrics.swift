@@ -62,6 +62,12 @@ final class SchemeTaskCounters: Sendable {
     let droppedAfterStop = Atomic<Int>(0)
     let misuse = Atomic<Int>(0)
 
+    /// An answer given without a task: started and finished at once.
+    func countImmediateAnswer() {
+        started.add(1, ordering: .relaxed)
+        finished.add(1, ordering: .relaxed)
+    }
+
     var snapshot: SchemeTaskMetrics {
         SchemeTaskMetrics(
             started: started.load(ordering: .relaxed),

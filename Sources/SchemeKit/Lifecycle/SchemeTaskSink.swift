@@ -55,6 +55,11 @@ public protocol SchemeTaskSink: Sendable {
     /// The memory handlers read bodies into, when the engine supplies its own (to pass the bytes
     /// on without a copy). Default: `nil`, handlers use ``MallocBodyAllocator``.
     var bodyAllocator: (any SchemeBodyAllocator)? { get }
+
+    /// Whether the engine takes bodies that are regions of open files (``SchemeBody/fileRegion``)
+    /// and sends them itself, as `schemeserve` does with `sendfile`. Default: `false`: every body
+    /// this sink receives holds bytes.
+    var acceptsFileRegions: Bool { get }
 }
 
 extension SchemeTaskSink {
@@ -72,4 +77,7 @@ extension SchemeTaskSink {
 
     /// No engine memory: handlers use ``MallocBodyAllocator``.
     public var bodyAllocator: (any SchemeBodyAllocator)? { nil }
+
+    /// Bytes only.
+    public var acceptsFileRegions: Bool { false }
 }

@@ -2,10 +2,13 @@ public import Foundation
 
 /// A chunk of a response body, on its way from a handler to the engine.
 ///
-/// A body is either ordinary bytes (`Data`) or memory the engine lent the handler through its
-/// ``SchemeBodyAllocator`` (a ``SchemeBodyBuffer`` of the engine's own type). Handlers treat both
-/// alike (``count``, ``data``, slicing); an engine recognises its own buffers *by type* with
-/// ``engineBuffer(as:)`` and passes them on without a copy, and copies anything else.
+/// A body is ordinary bytes (`Data`), memory the engine lent the handler through its
+/// ``SchemeBodyAllocator`` (a ``SchemeBodyBuffer`` of the engine's own type), or a region of an
+/// open file (``SchemeFileRegion``) for an engine that sends files itself. Handlers treat all
+/// three alike (``count``, ``data``, slicing); an engine recognises its own buffers *by type* with
+/// ``engineBuffer(as:)`` and a file region with ``fileRegion``, passes them on without a copy, and
+/// copies anything else. Only engines that declare ``SchemeTaskSink/acceptsFileRegions`` get file
+/// regions from SchemeKit's handlers.
 ///
 /// ```swift
 /// // In an engine sink:
@@ -21,6 +24,7 @@ public struct SchemeBody: Sendable {
     enum Storage: Sendable {
         case bytes(Data)
         case buffer(any SchemeBodyBuffer)
+        case region(SchemeFileRegion)
     }
 
     let storage: Storage
@@ -40,6 +44,11 @@ public struct SchemeBody: Sendable {
         storage = .buffer(engineBuffer)
     }
 
+    /// A region of an open file: the engine sends it with ``fileRegion``, or reads it.
+    public init(fileRegion: SchemeFileRegion) {
+        storage = .region(fileRegion)
+    }
+
     /// An empty body.
     public static let empty = SchemeBody(Data())
 
@@ -48,18 +57,28 @@ public struct SchemeBody: Sendable {
         switch storage {
         case .bytes(let data): data.count
         case .buffer(let buffer): buffer.count
+        case .region(let region): region.count
         }
     }
 
     /// Whether the body has no bytes.
     public var isEmpty: Bool { count == 0 }
 
-    /// The bytes as `Data`: free for ordinary bytes, a copy for an engine's buffer.
+    /// The bytes as `Data`: free for ordinary bytes, a copy for an engine's buffer, a read for a
+    /// file region (short when the file was truncated since, empty when it cannot be read: use
+    /// ``SchemeFileRegion/read()`` to see the error).
     public var data: Data {
         switch storage {
         case .bytes(let data): data
         case .buffer(let buffer): buffer.withUnsafeBytes { Data($0) }
+        case .region(let region): (try? region.read()) ?? Data()
         }
+    }
+
+    /// The file region behind this body, if it is one.
+    public var fileRegion: SchemeFileRegion? {
+        guard case .region(let region) = storage else { return nil }
+        return region
     }
 
     /// The engine buffer behind this body, if it is one of type `type`; `nil` for ordinary bytes
@@ -69,7 +88,8 @@ public struct SchemeBody: Sendable {
         return buffer as? Buffer
     }
 
-    /// Calls `body` with the bytes, without copying them.
+    /// Calls `body` with the bytes, without copying them (a file region is read first, as
+    /// ``data`` reads it).
     public func withUnsafeBytes<Result, Failure: Error>(
         _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
     ) throws(Failure) -> Result {
@@ -82,10 +102,13 @@ public struct SchemeBody: Sendable {
             return try result.get()
         case .buffer(let buffer):
             return try buffer.withUnsafeBytes(body)
+        case .region:
+            return try SchemeBody(data).withUnsafeBytes(body)
         }
     }
 
-    /// The bytes in `range` (offsets from 0), as the same kind of body: an engine buffer stays one.
+    /// The bytes in `range` (offsets from 0), as the same kind of body: an engine buffer or a file
+    /// region stays one.
     ///
     /// - Precondition: `range` lies within `0..<count`.
     public func slice(_ range: Range<Int>) -> SchemeBody {
@@ -96,6 +119,8 @@ public struct SchemeBody: Sendable {
             return SchemeBody(data[(start + range.lowerBound)..<(start + range.upperBound)])
         case .buffer(let buffer):
             return SchemeBody(storage: .buffer(buffer.slice(range)))
+        case .region(let region):
+            return SchemeBody(storage: .region(region.slice(range)))
         }
     }
 

@@ -1,16 +1,21 @@
 public import Foundation
 
-/// A whole response in memory: what ``SchemeRegistry/response(for:limit:)`` returns.
+/// A whole response in memory: what ``SchemeRegistry/response(for:limit:)`` and
+/// ``SchemeRegistry/immediateResponse(for:)`` return.
 public struct SchemeCollectedResponse: Sendable {
     /// The response head.
     public var head: SchemeResponse
     /// The whole body (empty for HEAD and for bodiless statuses).
     public var body: Data
+    /// The name of the handler that answered (``SchemeHandler/name``), `not-found` for the
+    /// registry's 404, or `nil` when not known.
+    public var answeredBy: String?
 
     /// Creates a collected response.
-    public init(head: SchemeResponse, body: Data) {
+    public init(head: SchemeResponse, body: Data, answeredBy: String? = nil) {
         self.head = head
         self.body = body
+        self.answeredBy = answeredBy
     }
 
     /// Why a response could not be collected.

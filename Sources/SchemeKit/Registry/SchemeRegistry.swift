@@ -143,7 +143,62 @@ public final class SchemeRegistry: Sendable {
             return collector
         }
         await task.run()
-        return try collector.result()
+        var response = try collector.result()
+        response.answeredBy = task.respondingHandler
+        return response
+    }
+
+    /// The response to `request` when the handlers can give it at once, without suspending; `nil`
+    /// when a task must run (``task(for:sink:)``).
+    ///
+    /// For engine adapters on an event loop: a small file whose body is cached, a 304, a 404 or a
+    /// refusal is answered in place, with no Swift task and no thread hop. The answer is what a
+    /// task would have delivered (same route, same 404 and 405, the same handler's response) and
+    /// is counted in ``metrics`` as a started and finished task. Only handlers that conform to
+    /// ``SchemeImmediateHandler`` (``LocalFileHandler``, ``SchemeHandlerChain`` when its handlers
+    /// do) answer at once; for any other this returns `nil` at once. An engine whose sink sets
+    /// ``SchemeTaskSink/receivesPassed`` should not use it: a request every handler passes is
+    /// answered 404 here.
+    ///
+    /// ```swift
+    /// if let answer = registry.immediateResponse(for: request) {
+    ///     send(answer.head, answer.body)          // on the event loop, now
+    /// } else {
+    ///     registry.task(for: request, sink: sink).start()
+    /// }
+    /// ```
+    public func immediateResponse(for request: SchemeRequest) -> SchemeCollectedResponse? {
+        let route = table.withLock { $0.route(scheme: request.scheme, host: request.host, path: request.path) }
+        var answer: SchemeCollectedResponse
+        if let route, !route.allows(request.method) {
+            let filter = MethodNotAllowedHandler(allowed: route.methods)
+            guard case .response(let response) = filter.immediateAnswer(to: request) else { return nil }
+            answer = response
+            answer.answeredBy = filter.name
+        } else if let route, let immediate = route.immediate {
+            switch immediate.immediateAnswer(to: request) {
+            case .deferred:
+                return nil
+            case .response(let response):
+                answer = response
+                if answer.answeredBy == nil { answer.answeredBy = route.name }
+            case .passed:
+                answer = Self.notFound(request)
+            }
+        } else if route == nil {
+            answer = Self.notFound(request)
+        } else {
+            return nil
+        }
+        counters.countImmediateAnswer()
+        return answer
+    }
+
+    /// The registry's 404 when no handler answers, as a task delivers it.
+    private static func notFound(_ request: SchemeRequest) -> SchemeCollectedResponse {
+        let (head, body) = SchemeResponse.plainText(.notFound, "Not Found\n")
+        return SchemeCollectedResponse(
+            head: head, body: request.method == .head ? Data() : body, answeredBy: "not-found")
     }
 
     /// Runs `request` to completion against `sink` in the calling task.

@@ -96,58 +96,97 @@ func exchange(
     return FileExchange(sink: sink, respondingHandler: task.respondingHandler)
 }
 
-/// A sink that discards bytes, counting them, and samples the resident set size as it goes.
-final class DiscardingCountingSink: SchemeTaskSink {
+/// A sink that discards bytes, counting them, and lends the handler its own body memory so that
+/// it can tell how many body bytes are alive at once: the handler's share of the memory,
+/// whatever else the test process is doing (other suites run beside it in a plain `swift test`,
+/// which makes the process's resident size a poor measure of one handler).
+final class DiscardingCountingSink: SchemeTaskSink, SchemeBodyAllocator {
     private struct State {
         var bytes: Int64 = 0
         var chunks = 0
         var status: Int?
         var finished = false
         var failure: String?
-        var peakRSS: Int64 = 0
     }
 
     private let state = Locked(State())
-    let sampleEvery: Int
-
-    init(sampleEvery: Int = 256) {
-        self.sampleEvery = sampleEvery
-    }
+    private let live = LiveBytes()
 
     func receive(_ response: SchemeResponse) { state.withLock { $0.status = response.status.code } }
 
     func receive(_ body: SchemeBody) {
-        let sample = state.withLock { state -> Bool in
+        state.withLock { state in
             state.bytes += Int64(body.count)
             state.chunks += 1
-            return state.chunks % sampleEvery == 0
-        }
-        if sample, let rss = ProcessMemory.residentBytes() {
-            state.withLock { $0.peakRSS = max($0.peakRSS, rss) }
         }
     }
 
     func finish() { state.withLock { $0.finished = true } }
     func fail(_ error: any Error) { state.withLock { $0.failure = String(describing: error) } }
 
+    var bodyAllocator: (any SchemeBodyAllocator)? { self }
+
+    func makeBody<Failure: Error>(
+        count: Int, fill: (UnsafeMutableRawBufferPointer) throws(Failure) -> Int
+    ) throws(Failure) -> SchemeBody {
+        let storage = CountedStorage(count: count, live: live)
+        let written = try fill(storage.memory)
+        return written == 0 ? .empty : SchemeBody(engineBuffer: CountedBuffer(storage: storage, range: 0..<written))
+    }
+
     var bytes: Int64 { state.withLock { $0.bytes } }
     var status: Int? { state.withLock { $0.status } }
     var finished: Bool { state.withLock { $0.finished } }
     var failure: String? { state.withLock { $0.failure } }
-    var peakRSS: Int64 { state.withLock { $0.peakRSS } }
+    /// The most body bytes that were alive at one time (allocated by this sink, not yet freed).
+    var peakLiveBytes: Int { live.peak }
 }
 
-/// Reads this process's memory figures from `/proc/self/status` (Linux).
-enum ProcessMemory {
-    /// `VmRSS` in bytes, or `nil` where `/proc` is unavailable.
-    static func residentBytes() -> Int64? { field("VmRSS:") }
-
-    static func field(_ name: String) -> Int64? {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
-        for line in status.split(separator: "\n") where line.hasPrefix(name) {
-            let digits = line.dropFirst(name.count).filter(\.isNumber)
-            return Int64(digits).map { $0 * 1024 }
+/// Body bytes alive at once, and the peak.
+final class LiveBytes: Sendable {
+    private let counts = Locked((now: 0, peak: 0))
+    func add(_ delta: Int) {
+        counts.withLock {
+            $0.now += delta
+            $0.peak = max($0.peak, $0.now)
         }
-        return nil
+    }
+    var peak: Int { counts.withLock { $0.peak } }
+}
+
+/// Memory that reports its allocation and its release to a ``LiveBytes``.
+final class CountedStorage: Sendable {
+    nonisolated(unsafe) let memory: UnsafeMutableRawBufferPointer
+    let live: LiveBytes
+
+    init(count: Int, live: LiveBytes) {
+        memory = .allocate(byteCount: count, alignment: 16)
+        self.live = live
+        live.add(count)
+    }
+
+    deinit {
+        live.add(-memory.count)
+        memory.deallocate()
+    }
+}
+
+/// A body in ``CountedStorage``.
+struct CountedBuffer: SchemeBodyBuffer {
+    let storage: CountedStorage
+    let range: Range<Int>
+
+    var count: Int { range.count }
+
+    func withUnsafeBytes<Result, Failure: Error>(
+        _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try body(UnsafeRawBufferPointer(rebasing: storage.memory[range]))
+    }
+
+    func slice(_ range: Range<Int>) -> CountedBuffer {
+        CountedBuffer(
+            storage: storage,
+            range: (self.range.lowerBound + range.lowerBound)..<(self.range.lowerBound + range.upperBound))
     }
 }

@@ -1,0 +1,87 @@
+import Foundation
+import HTTPTypes
+
+extension LocalFileHandler {
+    /// Answers at once what needs no read: refusals (403, hidden 404), a pass for a missing file,
+    /// 304, 412 and 416, an empty file, HEAD of a file whose type its extension gives, and GET of
+    /// a file whose body is in the body cache (``Configuration/bodyCache``), whole or one range.
+    ///
+    /// Everything else is ``SchemeImmediateAnswer/deferred`` to ``handle(_:writer:)``: a body to
+    /// read, a type to sniff, several ranges, a listing, a root that is unavailable. The answer is
+    /// what ``handle(_:writer:)`` would write, from the same decoder, resolver and ``plan``. The
+    /// only system calls are the resolver's `open`s and one `fstat`.
+    public func immediateAnswer(to request: SchemeRequest) -> SchemeImmediateAnswer {
+        let location: Location
+        do { location = try locate(request) } catch { return .deferred }
+        switch location {
+        case .passed:
+            return .passed
+        case .refused(let status):
+            return .response(refusal(status, request: request))
+        case .directory(let directory, _):
+            directory.close()
+            return configuration.directoryListing ? .deferred : .passed
+        case .file(let file, let name, let encoding):
+            defer { file.close() }
+            FileReadProbe.current?.opened(device: file.device, inode: file.inode)
+            return immediateAnswer(file, name: name, encoding: encoding, request: request)
+        }
+    }
+
+    private func immediateAnswer(
+        _ file: FileDescriptorStat, name: String, encoding: PrecompressedEncoding?, request: SchemeRequest
+    ) -> SchemeImmediateAnswer {
+        let cached = bodyCache.flatMap { $0.admits(file) ? $0.entry(of: file) : nil }
+        // The common case: a plain GET or HEAD of a cached file whose head was built before.
+        if let cached, let head = cached.head, head.name == name, head.contentCoding == encoding?.contentCoding,
+            request.headerFields[.range] == nil, ConditionalRequest(request.headerFields).isEmpty
+        {
+            return .response(
+                SchemeCollectedResponse(head: head.response, body: request.method == .head ? Data() : cached.body))
+        }
+        let fields: HTTPFields
+        let decision: RangeRequest.Decision
+        switch plan(file, encoding: encoding, request: request) {
+        case .notModified(let fields):
+            let head = SchemeResponse(status: .notModified, headerFields: fields)
+            return .response(SchemeCollectedResponse(head: head, body: Data()))
+        case .text(let status, let message, let fields):
+            return .response(Self.text(status, message, fields: fields, request: request))
+        case .content(let planned, let planDecision):
+            fields = planned
+            decision = planDecision
+        }
+        let size = file.size
+        if case .partial(let ranges) = decision, ranges.count > 1 { return .deferred }
+        let sniffs = needsSniffing(name, encoding: encoding)
+        let body: Data
+        if size == 0 {
+            body = Data()
+        } else if let cached {
+            body = cached.body
+        } else if request.method == .head, !sniffs {
+            body = Data()
+        } else {
+            return .deferred
+        }
+        let (mimeType, charset) = detector.contentType(
+            forPath: name, leadingBytes: sniffs ? body.prefix(Self.sniffLength) : nil)
+        let (head, _) = Self.contentHead(
+            fields: fields, decision: decision, size: size, mimeType: mimeType, charset: charset)
+        if cached != nil, decision == .whole, let cache = bodyCache {
+            cache.store(
+                FileBodyCache.Head(name: name, contentCoding: encoding?.contentCoding, response: head), of: file)
+        }
+        guard request.method == .get, size > 0 else {
+            return .response(SchemeCollectedResponse(head: head, body: Data()))
+        }
+        switch decision {
+        case .partial(let ranges):
+            let range = ranges[0]
+            let start = body.startIndex + Int(range.first)
+            return .response(SchemeCollectedResponse(head: head, body: body[start..<(start + Int(range.count))]))
+        case .whole, .unsatisfiable:
+            return .response(SchemeCollectedResponse(head: head, body: body))
+        }
+    }
+}

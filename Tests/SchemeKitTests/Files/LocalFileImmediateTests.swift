@@ -1,0 +1,103 @@
+import Foundation
+import HTTPTypes
+import SchemeKit
+import SchemeKitTesting
+import Testing
+
+@testable import SchemeKit
+
+extension FilesTests {
+    /// The immediate answers (`registry.immediateResponse(for:)`, what schemeserve answers on its
+    /// event loop) are exactly what a task delivers, and come for every case that needs no read.
+    struct LocalFileImmediateTests {
+        /// One request, and whether it must be answered at once once the cache is warm.
+        struct Case: Sendable, CustomTestStringConvertible {
+            var name: String
+            var path: String
+            var method: HTTPRequest.Method = .get
+            var headers: HTTPFields = [:]
+            var immediate: Bool
+            var testDescription: String { name }
+        }
+
+        static let lastModified = "Sat, 01 Jan 2000 00:00:00 GMT"
+
+        static let cases: [Case] = [
+            Case(name: "cached small file", path: "/a.css", immediate: true),
+            Case(name: "HEAD of a known type", path: "/a.css", method: .head, immediate: true),
+            Case(name: "HEAD of a large file of a known type", path: "/big.js", method: .head, immediate: true),
+            Case(
+                name: "a single range of a cached file", path: "/a.css", headers: [.range: "bytes=2-9"], immediate: true
+            ),
+            Case(name: "an unsatisfiable range", path: "/a.css", headers: [.range: "bytes=9999-"], immediate: true),
+            Case(name: "two ranges", path: "/a.css", headers: [.range: "bytes=0-1,4-5"], immediate: false),
+            Case(name: "If-None-Match *", path: "/a.css", headers: [.ifNoneMatch: "*"], immediate: true),
+            Case(name: "If-Match that fails", path: "/a.css", headers: [.ifMatch: "\"nope\""], immediate: true),
+            Case(
+                name: "an old If-Unmodified-Since", path: "/a.css",
+                headers: [.ifUnmodifiedSince: lastModified], immediate: true),
+            Case(name: "an empty file", path: "/empty.txt", immediate: true),
+            Case(name: "an extensionless cached file", path: "/README", immediate: true),
+            Case(name: "a large file's body", path: "/big.js", immediate: false),
+            Case(name: "a missing file (the registry's 404)", path: "/missing.txt", immediate: true),
+            Case(name: "a traversal", path: "/%2e%2e/outside/canary.txt", immediate: true),
+            Case(name: "a dotfile", path: "/.env", immediate: true),
+            Case(name: "a directory's index", path: "/", immediate: true),
+            Case(name: "a directory without index", path: "/sub/", immediate: true),
+            Case(name: "a method the handler does not take", path: "/a.css", method: .post, immediate: true),
+        ]
+
+        @Test(arguments: cases)
+        func immediateAnswersAreWhatATaskDelivers(_ testCase: Case) async throws {
+            let fixture = try FileFixture()
+            defer { fixture.remove() }
+            try fixture.write("a.css", String(repeating: "body{}\n", count: 30))
+            try fixture.write("README", "plain words, no extension\n")
+            try fixture.write("empty.txt", "")
+            try fixture.write("index.html", "<p>home</p>")
+            try fixture.write("sub/x.txt", "x")
+            try fixture.write(".env", "SECRET=1")
+            try fixture.write("big.js", String(repeating: "x", count: 200_000))
+            let handler = LocalFileHandler(
+                configuration: .init(root: .directory(fixture.root), bodyCache: .init(maxFileSize: 64 << 10)))
+            let registry = SchemeRegistry()
+            try registry.register(handler, for: "app")
+            let request = try SchemeRequest(
+                "app://localhost\(testCase.path)", method: testCase.method, headerFields: testCase.headers)
+            // Warm the body cache, then compare a task's answer with the immediate one.
+            _ = try await registry.response(for: SchemeRequest("app://localhost\(testCase.path)"), limit: 1 << 20)
+            let delivered = try await registry.response(for: request, limit: 1 << 20)
+            let before = registry.metrics
+            let immediate = registry.immediateResponse(for: request)
+            #expect((immediate != nil) == testCase.immediate)
+            if let immediate {
+                #expect(immediate.head == delivered.head)
+                #expect(immediate.body == delivered.body)
+                #expect(immediate.answeredBy == delivered.answeredBy)
+                let after = registry.metrics
+                #expect(after.started == before.started + 1)
+                #expect(after.finished == before.finished + 1)
+            } else {
+                #expect(registry.metrics == before, "a deferred request is not counted")
+            }
+        }
+
+        @Test func aHandlerThatIsNotImmediateDefersTheChain() throws {
+            let fixture = try FileFixture()
+            defer { fixture.remove() }
+            let registry = SchemeRegistry()
+            try registry.register(
+                SchemeHandlerChain(LocalFileHandler(root: fixture.root), StaticHandler(Data("fallback".utf8))),
+                for: "app")
+            // The file handler passes at once; the next handler can only answer in a task.
+            #expect(registry.immediateResponse(for: try SchemeRequest("app://localhost/missing")) == nil)
+        }
+
+        @Test func aWrongRootIsLeftToTheTaskToReport() throws {
+            let registry = SchemeRegistry()
+            try registry.register(
+                LocalFileHandler(root: URL(fileURLWithPath: "/nonexistent-root-\(UUID())")), for: "app")
+            #expect(registry.immediateResponse(for: try SchemeRequest("app://localhost/index.html")) == nil)
+        }
+    }
+}
