@@ -34,7 +34,7 @@ let package = Package(
     traits: [
         .trait(
             name: "Server",
-            description: "schemeserve and the SchemeServe library (SwiftNIO, Hummingbird, ArgumentParser, swift-log).",
+            description: "schemeserve and the SchemeServe library (SwiftNIO, ArgumentParser, swift-log, swift-service-lifecycle).",
             enabledTraits: ["Packages"]
         ),
         .trait(
@@ -58,8 +58,6 @@ let package = Package(
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
@@ -80,17 +78,18 @@ let package = Package(
             name: "SchemeServe",
             dependencies: [
                 "SchemeKit",
-                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: .when(traits: ["Server"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Server"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Server"])),
+                .product(name: "NIOWebSocket", package: "swift-nio", condition: .when(traits: ["Server"])),
+                .product(name: "NIOExtras", package: "swift-nio-extras", condition: .when(traits: ["Server"])),
                 .product(
-                    name: "HummingbirdWebSocket", package: "hummingbird-websocket", condition: .when(traits: ["Server"])
-                ),
+                    name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras", condition: .when(traits: ["Server"])),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
                 .product(
                     name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
                 .product(name: "CompressNIO", package: "compress-nio", condition: .when(traits: ["Server"])),
-                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
-                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Server"])),
             ],
             swiftSettings: swiftSettings
         ),
@@ -113,10 +112,9 @@ let package = Package(
                 "SchemeKitTesting",
                 "LoopbackTestSupport",
                 .product(name: "CompressNIO", package: "compress-nio", condition: .when(traits: ["Server"])),
-                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
                 .product(name: "NIOEmbedded", package: "swift-nio", condition: .when(traits: ["Server"])),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: .when(traits: ["Server"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Server"])),
             ],
             swiftSettings: swiftSettings
         ),

@@ -90,6 +90,11 @@
         @Flag(name: .customLong("no-gzip"), help: "Do not gzip responses on the fly.")
         var noGzip = false
 
+        @Option(
+            name: .customLong("event-loops"),
+            help: "How many threads accept and answer connections. Default: one per core.")
+        var eventLoops: Int?
+
         func validate() throws {
             switch (directory, store) {
             case (nil, nil): throw ValidationError("give the directory to serve or --store <dir>")
@@ -122,6 +127,9 @@
                     throw ValidationError(
                         "invalid --fallback '\(fallback)': give an http(s) origin such as https://origin.example")
                 }
+            }
+            if let eventLoops, !(1...256).contains(eventLoops) {
+                throw ValidationError("invalid --event-loops '\(eventLoops)': give a number of threads from 1 to 256")
             }
             for origin in cors where origin == "*" || !(origin.hasPrefix("http://") || origin.hasPrefix("https://")) {
                 throw ValidationError("invalid --cors '\(origin)': give an exact origin such as https://app.example")
@@ -166,6 +174,7 @@
             configuration.listDirectories = list
             configuration.watch = watch
             configuration.gzip = !noGzip
+            configuration.eventLoopCount = eventLoops
 
             let server = try SchemeServer(
                 configuration: configuration,

@@ -1,33 +1,36 @@
 // Built with the package trait `Server` (on by default); without it the module is empty.
 #if Server
     import Foundation
+    import HTTPTypes
     import NIOCore
     import SchemeKit
-    import Synchronization
 
-    /// The engine sink of one HTTP request: buffers what the handler writes, hands the head to the
-    /// responder and the body chunks to Hummingbird's response writer, and applies back-pressure.
+    /// The engine sink of one streamed HTTP response: buffers what the handler writes and wakes the
+    /// connection's event loop to send it, with back-pressure both ways.
     ///
-    /// The handler's ``waitForCapacity()`` suspends while more than ``highWaterMark`` bytes wait for
-    /// a slow client, so memory per connection stays bounded whatever the response size. The HTTP
-    /// side drains everything buffered in one batch. When the client goes away the responder stops
-    /// the task; ``cancelConsumer()`` then releases a handler waiting for capacity.
+    /// The producer is the handler's Swift task; the consumer is ``SchemeHTTPHandler`` on the
+    /// channel's event loop, which takes everything buffered in one ``take()`` while the channel is
+    /// writable. The handler's ``waitForCapacity()`` suspends while more than ``highWaterMark``
+    /// bytes wait, so memory per connection stays bounded whatever the response size; the event
+    /// loop is woken (``wake``) only when it is idle and something new arrived.
     ///
-    /// It is also the handlers' ``SchemeBodyAllocator``: a file chunk is read straight into a NIO
-    /// `ByteBuffer`, lent to the handler as a ``ByteBufferBody`` and recognised by that type when the
-    /// handler writes it, so the same memory goes to the socket without a copy. Any other body is
-    /// copied into a buffer.
+    /// It is also the handlers' ``SchemeBodyAllocator`` — a file chunk is read straight into a NIO
+    /// `ByteBuffer`, lent as a ``ByteBufferBody`` and recognised by that type when it comes back, so
+    /// the same memory goes to the socket — and it takes file regions (sent with `sendfile`) when the
+    /// response's ``ResponsePlan`` needs no bytes (no gzip, no script injection).
     final class ResponseBridge: SchemeTaskSink, SchemeBodyAllocator {
-        /// How the task began: with a head, or with a failure / a finish before any head.
-        enum Start: Sendable {
-            case head(SchemeResponse)
-            case failed(any Error)
+        /// A body chunk on its way to the channel.
+        enum Chunk: Sendable {
+            case bytes(ByteBuffer)
+            case region(SchemeFileRegion)
         }
 
-        /// What the HTTP side gets from one ``next()``.
-        struct Batch: Sendable {
-            var chunks: [ByteBuffer]
-            var end: End?
+        /// How the response began, as the event loop sees it.
+        enum Start: Sendable {
+            /// The head, with the plan made for it.
+            case head(SchemeResponse, ResponsePlan)
+            /// The task failed (or finished) before any head.
+            case failed(any Error)
         }
 
         /// How the body ended.
@@ -36,47 +39,76 @@
             case failed(any Error)
         }
 
-        fileprivate struct State: Sendable {
+        /// What one ``take()`` hands the event loop: the start (once), the chunks buffered since,
+        /// and the end when it came.
+        struct Batch: Sendable {
             var start: Start?
-            var startWaiter: CheckedContinuation<Start, Never>?
-            var chunks: [ByteBuffer] = []
+            var chunks: [Chunk] = []
+            var end: End?
+
+            var isEmpty: Bool { start == nil && chunks.isEmpty && end == nil }
+        }
+
+        private struct State: Sendable {
+            var start: Start?
+            var startTaken = false
+            var plan: ResponsePlan?
+            var chunks: [Chunk] = []
             var buffered = 0
             var end: End?
-            var consumer: CheckedContinuation<Batch, Never>?
+            var endTaken = false
             var producer: CheckedContinuation<Void, Never>?
+            /// The event loop found nothing to take and waits for a ``wake``.
+            var consumerIdle = true
             var consumerGone = false
         }
 
-        /// Bytes buffered before the handler is made to wait.
+        /// Bytes buffered before the handler is made to wait. File regions count as nothing: they
+        /// are not memory.
         let highWaterMark: Int
         private let state = Locked(State())
+        private let planner: @Sendable (SchemeResponse) -> ResponsePlan
+        private let wake: @Sendable () -> Void
 
-        init(highWaterMark: Int = 256 << 10) {
+        /// - Parameters:
+        ///   - highWaterMark: Bytes buffered before the handler waits. Default: 256 KiB.
+        ///   - planner: Makes the plan for the head, on the handler's thread when the head arrives.
+        ///   - wake: Schedules ``take()`` on the event loop; called when the loop is idle and
+        ///     something arrived.
+        init(
+            highWaterMark: Int = 256 << 10,
+            planner: @escaping @Sendable (SchemeResponse) -> ResponsePlan,
+            wake: @escaping @Sendable () -> Void
+        ) {
             self.highWaterMark = highWaterMark
+            self.planner = planner
+            self.wake = wake
         }
 
         // MARK: SchemeTaskSink (called under the task's lock: never blocks)
 
         func receive(_ response: SchemeResponse) {
-            let waiter = state.withLock { state -> CheckedContinuation<Start, Never>? in
-                state.start = .head(response)
-                defer { state.startWaiter = nil }
-                return state.startWaiter
+            let plan = planner(response)
+            update { state in
+                state.plan = plan
+                state.start = .head(response, plan)
             }
-            waiter?.resume(returning: .head(response))
         }
 
         func receive(_ body: SchemeBody) {
-            let buffer =
-                body.engineBuffer(as: ByteBufferBody.self)?.buffer
-                ?? body.withUnsafeBytes { Self.allocator.buffer(bytes: $0) }
-            let resume = state.withLock { state -> (CheckedContinuation<Batch, Never>, Batch)? in
-                guard !state.consumerGone else { return nil }
-                state.chunks.append(buffer)
-                state.buffered += buffer.readableBytes
-                return state.takeBatchForWaitingConsumer()
+            let chunk: Chunk
+            if let region = body.fileRegion {
+                chunk = .region(region)
+            } else if let buffer = body.engineBuffer(as: ByteBufferBody.self)?.buffer {
+                chunk = .bytes(buffer)
+            } else {
+                chunk = .bytes(body.withUnsafeBytes { Self.allocator.buffer(bytes: $0) })
             }
-            if let (consumer, batch) = resume { consumer.resume(returning: batch) }
+            update { state in
+                guard !state.consumerGone else { return }
+                state.chunks.append(chunk)
+                if case .bytes(let buffer) = chunk { state.buffered += buffer.readableBytes }
+            }
         }
 
         func finish() { end(.finished) }
@@ -84,28 +116,33 @@
         func fail(_ error: any Error) { end(.failed(error)) }
 
         private func end(_ end: End) {
-            let (starter, startValue, resume) = state.withLock {
-                state -> (CheckedContinuation<Start, Never>?, Start?, (CheckedContinuation<Batch, Never>, Batch)?) in
+            update { state in
                 state.end = end
-                var starter: CheckedContinuation<Start, Never>?
-                var startValue: Start?
                 if state.start == nil {
                     if case .failed(let error) = end {
-                        startValue = .failed(error)
+                        state.start = .failed(error)
                     } else {
-                        startValue = .failed(SchemeTaskError.noResponse)
+                        state.start = .failed(SchemeTaskError.noResponse)
                     }
-                    state.start = startValue
-                    starter = state.startWaiter
-                    state.startWaiter = nil
                 }
-                return (starter, startValue, state.takeBatchForWaitingConsumer())
             }
-            if let starter, let startValue { starter.resume(returning: startValue) }
-            if let (consumer, batch) = resume { consumer.resume(returning: batch) }
+        }
+
+        /// Applies `change`, then wakes the event loop if it was idle.
+        private func update(_ change: (inout State) -> Void) {
+            let wakes = state.withLock { state -> Bool in
+                change(&state)
+                guard state.consumerIdle, !state.consumerGone else { return false }
+                state.consumerIdle = false
+                return true
+            }
+            if wakes { wake() }
         }
 
         var bodyAllocator: (any SchemeBodyAllocator)? { self }
+
+        /// File regions are welcome once the head's plan needs no bytes of the body.
+        var acceptsFileRegions: Bool { state.withLock { $0.plan?.acceptsFileRegions ?? false } }
 
         private static let allocator = ByteBufferAllocator()
 
@@ -155,107 +192,45 @@
             producer?.resume()
         }
 
-        // MARK: HTTP side
+        // MARK: Event-loop side
 
-        /// Waits for the head (or for a failure before it); when the calling task is cancelled first,
-        /// stops `task` and returns ``Start/failed(_:)`` with a `CancellationError`.
-        ///
-        /// A stopped task delivers nothing more (not even a terminal event), so the cancellation
-        /// itself must end the wait: otherwise the responder would stay suspended for good.
-        func start(stopping task: SchemeTask) async -> Start {
-            // A handler that answered without suspending (small files, cache hits) is already done.
-            if let start = state.withLock({ $0.start }) { return start }
-            return await withTaskCancellationHandler {
-                await withCheckedContinuation { (continuation: CheckedContinuation<Start, Never>) in
-                    let ready = state.withLock { state -> Start? in
-                        if let start = state.start { return start }
-                        state.startWaiter = continuation
-                        return nil
-                    }
-                    if let ready { continuation.resume(returning: ready) }
+        /// Takes everything that arrived since the last call; when nothing did, marks the loop idle
+        /// so the next arrival wakes it. Releases a handler waiting for capacity.
+        func take() -> Batch {
+            let (batch, producer) = state.withLock { state -> (Batch, CheckedContinuation<Void, Never>?) in
+                var batch = Batch()
+                if !state.startTaken, let start = state.start {
+                    state.startTaken = true
+                    batch.start = start
                 }
-            } onCancel: {
-                task.stop()
-                cancelStart()
-            }
-        }
-
-        /// Ends a wait for the head with a `CancellationError`, unless the task began already.
-        private func cancelStart() {
-            let waiter = state.withLock { state -> CheckedContinuation<Start, Never>? in
-                guard state.start == nil else { return nil }
-                state.start = .failed(CancellationError())
-                defer { state.startWaiter = nil }
-                return state.startWaiter
-            }
-            waiter?.resume(returning: .failed(CancellationError()))
-        }
-
-        /// The whole body, when the task already finished and everything is buffered (fast path).
-        func completedBody() -> [ByteBuffer]? {
-            state.withLock { state in
-                guard case .finished = state.end else { return nil }
-                let chunks = state.chunks
-                state.chunks = []
-                state.buffered = 0
-                return chunks
-            }
-        }
-
-        /// Waits for the next chunks (all that are buffered) or the end of the body.
-        func next() async -> Batch {
-            let batch = await withTaskCancellationHandler {
-                await withCheckedContinuation { (continuation: CheckedContinuation<Batch, Never>) in
-                    let ready = state.withLock { state -> Batch? in
-                        if !state.chunks.isEmpty || state.end != nil || state.consumerGone || Task.isCancelled {
-                            return state.takeBatch()
-                        }
-                        state.consumer = continuation
-                        return nil
+                if state.startTaken {
+                    batch.chunks = state.chunks
+                    state.chunks = []
+                    state.buffered = 0
+                    if !state.endTaken, let end = state.end {
+                        state.endTaken = true
+                        batch.end = end
                     }
-                    if let ready { continuation.resume(returning: ready) }
                 }
-            } onCancel: {
-                cancelConsumer()
+                if batch.isEmpty { state.consumerIdle = true }
+                defer { state.producer = nil }
+                return (batch, state.producer)
             }
-            // The buffer was just drained: a handler waiting for capacity may go on.
-            releaseProducer()
+            producer?.resume()
             return batch
         }
 
-        /// The client went away: drop buffered data and release a waiting handler.
+        /// The client went away: drop what is buffered, never wake the loop again, and release a
+        /// waiting handler.
         func cancelConsumer() {
-            let (producer, consumer) = state.withLock {
-                state -> (CheckedContinuation<Void, Never>?, CheckedContinuation<Batch, Never>?) in
+            let producer = state.withLock { state -> CheckedContinuation<Void, Never>? in
                 state.consumerGone = true
                 state.chunks = []
                 state.buffered = 0
-                defer {
-                    state.producer = nil
-                    state.consumer = nil
-                }
-                return (state.producer, state.consumer)
+                defer { state.producer = nil }
+                return state.producer
             }
             producer?.resume()
-            consumer?.resume(returning: Batch(chunks: [], end: .failed(CancellationError())))
-        }
-    }
-
-    extension ResponseBridge.State {
-        fileprivate mutating func takeBatch() -> ResponseBridge.Batch {
-            let batch = ResponseBridge.Batch(
-                chunks: chunks, end: consumerGone ? (end ?? .failed(CancellationError())) : end)
-            chunks = []
-            buffered = 0
-            return batch
-        }
-
-        fileprivate mutating func takeBatchForWaitingConsumer() -> (
-            CheckedContinuation<ResponseBridge.Batch, Never>, ResponseBridge.Batch
-        )? {
-            guard let consumer else { return nil }
-            self.consumer = nil
-            return (consumer, takeBatch())
         }
     }
 #endif

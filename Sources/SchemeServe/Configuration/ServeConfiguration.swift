@@ -67,6 +67,9 @@
         public var smallFileCacheLimit: Int
         /// The most bytes the small-file cache holds. Default: 32 MiB.
         public var smallFileCacheCapacity: Int
+        /// How many event loops (threads) accept and answer connections, or `nil` for one per
+        /// core (SwiftNIO's shared group). Default: `nil`.
+        public var eventLoopCount: Int?
 
         /// Creates a configuration with the safe defaults.
         ///
@@ -91,6 +94,7 @@
             self.shutdownGracePeriod = .seconds(10)
             self.smallFileCacheLimit = 64 << 10
             self.smallFileCacheCapacity = 32 << 20
+            self.eventLoopCount = nil
         }
 
         /// Whether ``bindAddress`` is a loopback address (`127.0.0.0/8`, `::1`, `localhost`).

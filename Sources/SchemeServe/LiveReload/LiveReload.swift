@@ -2,12 +2,13 @@
 #if Server
     import Foundation
     import HTTPTypes
-    import HummingbirdWebSocket
     import Logging
     import NIOCore
-    import ServiceLifecycle
-    import Synchronization
+    import NIOHTTP1
+    import NIOHTTPTypesHTTP1
+    import NIOWebSocket
     import SchemeKit
+    import ServiceLifecycle
 
     /// Live reload: a polling watcher and the WebSocket clients it notifies.
     ///
@@ -15,7 +16,8 @@
     /// every ``ServeConfiguration/watchInterval`` (300 ms by default) — portable and good enough for
     /// a dev server's directory; it never follows symlinks out of the root. On a change every
     /// connected client gets the text message `reload`. Pages get the client through ``script``,
-    /// which schemeserve injects before `</body>` in HTML responses only when `--watch` is on.
+    /// which schemeserve injects before `</body>` in HTML responses only when `--watch` is on. The
+    /// WebSocket is SwiftNIO's (`NIOWebSocket`), upgraded from the same HTTP connections.
     final class LiveReload: Service, Sendable {
         /// The path the WebSocket listens on.
         static let path = "/__schemeserve/livereload"
@@ -28,15 +30,10 @@
 
             """
 
-        private struct Client: Sendable {
-            let send: @Sendable (String) async -> Void
-        }
-
         private let root: URL
         private let interval: Duration
         private let logger: Logger
-        private let clients = Locked<[UInt64: Client]>([:])
-        private let nextID = Atomic<UInt64>(0)
+        private let clients = Locked<[ObjectIdentifier: any Channel]>([:])
 
         init(root: URL, interval: Duration, logger: Logger) {
             self.root = root
@@ -47,7 +44,7 @@
         /// How many WebSocket clients are connected.
         var clientCount: Int { clients.withLock { $0.count } }
 
-        /// Polls until graceful shutdown.
+        /// Polls until graceful shutdown; then closes every client.
         func run() async throws {
             var previous = snapshot()
             while !Task.isShuttingDownGracefully, !Task.isCancelled {
@@ -56,15 +53,18 @@
                 if current != previous {
                     previous = current
                     logger.info("change detected: reloading \(clientCount) page(s)")
-                    await broadcast("reload")
+                    broadcast("reload")
                 }
             }
+            for channel in clients.withLock({ Array($0.values) }) { channel.close(promise: nil) }
         }
 
         /// Sends `message` to every client.
-        func broadcast(_ message: String) async {
-            let targets = clients.withLock { Array($0.values) }
-            for client in targets { await client.send(message) }
+        func broadcast(_ message: String) {
+            for channel in clients.withLock({ Array($0.values) }) {
+                let frame = WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: message))
+                channel.writeAndFlush(frame, promise: nil)
+            }
         }
 
         /// Names, sizes and modification times of every file under the root.
@@ -84,24 +84,39 @@
             return result
         }
 
-        /// The WebSocket upgrade decision: only `path`, only from an allowed `Origin`.
-        func shouldUpgrade(
-            _ head: HTTPRequest,
-            requestGuard: RequestGuard
-        ) -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> {
-            guard head.path?.split(separator: "?").first.map(String.init) == Self.path,
+        /// The WebSocket upgrader for the HTTP pipeline: only ``path``, only for an allowed `Host`
+        /// and a same-origin `Origin`.
+        func makeUpgrader(requestGuard: RequestGuard) -> NIOWebSocketServerUpgrader {
+            NIOWebSocketServerUpgrader(
+                maxFrameSize: 1 << 14,
+                automaticErrorHandling: true,
+                shouldUpgrade: { channel, head in
+                    let allowed =
+                        (try? HTTPRequest(head, secure: false, splitCookie: false))
+                        .map { Self.shouldUpgrade($0, requestGuard: requestGuard) } ?? false
+                    return channel.eventLoop.makeSucceededFuture(allowed ? HTTPHeaders() : nil)
+                },
+                upgradePipelineHandler: { [self] channel, _ in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(LiveReloadSocketHandler())
+                        add(channel)
+                    }
+                })
+        }
+
+        private func add(_ channel: any Channel) {
+            let id = ObjectIdentifier(channel)
+            clients.withLock { $0[id] = channel }
+            channel.closeFuture.whenComplete { [self] _ in _ = clients.withLock { $0.removeValue(forKey: id) } }
+        }
+
+        /// The upgrade decision: only `path`, only from an allowed `Origin`.
+        static func shouldUpgrade(_ head: HTTPRequest, requestGuard: RequestGuard) -> Bool {
+            guard head.path?.split(separator: "?").first.map(String.init) == path,
                 requestGuard.check(head) == nil,
-                let origin = head.headerFields[.origin], let host = head.authority,
-                Self.isSameOrigin(origin, host: host, requestGuard: requestGuard)
-            else { return .dontUpgrade }
-            return .upgrade([:]) { [self] inbound, outbound, _ in
-                let id = nextID.add(1, ordering: .relaxed).newValue
-                clients.withLock {
-                    $0[id] = Client { message in try? await outbound.write(.text(message)) }
-                }
-                defer { _ = clients.withLock { $0.removeValue(forKey: id) } }
-                for try await _ in inbound {}
-            }
+                let origin = head.headerFields[.origin], let host = head.authority
+            else { return false }
+            return isSameOrigin(origin, host: host, requestGuard: requestGuard)
         }
 
         /// Whether `origin` is `http://<Host>` for the request's own, allowed `Host`.
@@ -110,6 +125,39 @@
             guard lower.hasPrefix("http://") else { return false }
             let authority = String(lower.dropFirst(7))
             return authority == host.lowercased() && requestGuard.isAllowed(host: authority)
+        }
+    }
+
+    /// The server side of one live-reload WebSocket: answers pings and closes; what the client sends
+    /// otherwise is ignored. Event-loop confined.
+    final class LiveReloadSocketHandler: ChannelInboundHandler {
+        typealias InboundIn = WebSocketFrame
+        typealias OutboundOut = WebSocketFrame
+
+        private var closing = false
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            let frame = unwrapInboundIn(data)
+            switch frame.opcode {
+            case .ping:
+                let pong = WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)
+                context.writeAndFlush(wrapOutboundOut(pong), promise: nil)
+            case .connectionClose:
+                guard !closing else {
+                    context.close(promise: nil)
+                    return
+                }
+                closing = true
+                var data = frame.unmaskedData
+                let code = data.readSlice(length: 2) ?? ByteBuffer()
+                let close = WebSocketFrame(fin: true, opcode: .connectionClose, data: code)
+                let loopBound = context.loopBound
+                context.writeAndFlush(wrapOutboundOut(close)).assumeIsolated().whenComplete { _ in
+                    loopBound.value.close(promise: nil)
+                }
+            default:
+                break
+            }
         }
     }
 #endif

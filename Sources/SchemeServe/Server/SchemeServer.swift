@@ -2,17 +2,17 @@
 #if Server
     import Foundation
     import HTTPTypes
-    import Hummingbird
-    import HummingbirdCore
-    import HummingbirdWebSocket
     public import Logging
     import NIOCore
+    import NIOExtras
+    import NIOHTTP1
+    import NIOPosix
     public import SchemeKit
     import ServiceLifecycle
     import UnixSignals
 
-    /// The schemeserve dev server: Hummingbird listening on a loopback port, every request
-    /// translated into a task of a ``SchemeRegistry`` configured by ``ServeConfiguration``.
+    /// The schemeserve dev server: SwiftNIO's HTTP/1.1 pipeline listening on a loopback port, every
+    /// request translated into an answer of a ``SchemeRegistry`` configured by ``ServeConfiguration``.
     ///
     /// ```swift
     /// var configuration = ServeConfiguration(root: URL(filePath: "Samples/app"))
@@ -21,9 +21,14 @@
     /// try await server.run { address in print("listening on port \(address.port)") }
     /// ```
     ///
+    /// Each connection is an engine adapter of its own: requests the handlers can answer at once
+    /// (a cached small file, a 304, a 404) are answered on the connection's event loop; the rest run
+    /// as ``SchemeTask``s whose output streams back to it (see ``SchemeRegistry/immediateResponse(for:)``).
+    ///
     /// `run` returns after a graceful shutdown: on SIGINT or SIGTERM (or when the calling task is
     /// cancelled) the server stops accepting connections, lets in-flight responses finish for up to
-    /// ``ServeConfiguration/shutdownGracePeriod``, then cancels what is left.
+    /// ``ServeConfiguration/shutdownGracePeriod`` (idle connections close at once), then closes what
+    /// is left.
     public struct SchemeServer: Sendable {
         /// Where the server listens, known once it is bound.
         public struct BoundAddress: Sendable {
@@ -40,7 +45,7 @@
         private let logger: Logger
         private let accessLog: AccessLog?
 
-        /// Creates a server; nothing listens until ``run(signals:onReady:)``.
+        /// Creates a server; nothing listens until ``run(gracefulShutdownOnSignals:onReady:)``.
         ///
         /// - Parameters:
         ///   - configuration: What to serve and how.
@@ -73,55 +78,37 @@
         /// Runs the server until a shutdown signal or cancellation.
         ///
         /// - Parameters:
-        ///   - signals: The signals that start a graceful shutdown. Default: SIGINT and SIGTERM.
+        ///   - signals: Whether SIGINT and SIGTERM start a graceful shutdown. Default: `true`.
         ///   - onReady: Called once, when the server listens, with the real address.
         /// - Throws: ``ServeError/bindFailed(address:port:reason:)`` when the address cannot be bound.
         public func run(
             gracefulShutdownOnSignals signals: Bool = true,
             onReady: @escaping @Sendable (BoundAddress) -> Void
         ) async throws {
-            let responder = SchemeResponder(configuration: configuration, registry: registry, accessLog: accessLog)
-            var services: [any Service] = []
-            let server: HTTPServerBuilder
-            if configuration.watch {
-                let liveReload = LiveReload(
-                    root: configuration.root, interval: configuration.watchInterval, logger: logger)
-                services.append(liveReload)
-                let requestGuard = RequestGuard(
-                    allowedHosts: configuration.allowedHosts, bindAddress: configuration.bindAddress)
-                server = .http1WebSocketUpgrade(
-                    configuration: .init(http1: .init(additionalChannelHandlers: [CloseAfterLastWrite()]))
-                ) { head, _, _ in
-                    liveReload.shouldUpgrade(head, requestGuard: requestGuard)
-                }
-            } else {
-                server = .http1(configuration: .init(additionalChannelHandlers: [CloseAfterLastWrite()]))
-            }
-            let bind = configuration.bindAddress
-            let app = Application(
-                responder: responder,
-                server: server,
-                configuration: ApplicationConfiguration(
-                    address: .hostname(bind, port: configuration.port), serverName: nil),
-                services: services,
-                onServerRunning: { [logger, configuration] channel in
-                    onReady(BoundAddress(host: bind, port: channel.localAddress?.port ?? 0))
-                    // Only once bound: an address that cannot be bound gets its one error line, not this first.
-                    if !configuration.bindsLoopbackOnly {
-                        logger.warning(
-                            "binding \(configuration.bindAddress): the server is reachable from other machines; use --allowed-host for the names they use"
-                        )
-                    }
-                },
-                logger: logger
-            )
+            let requestGuard = RequestGuard(
+                allowedHosts: configuration.allowedHosts, bindAddress: configuration.bindAddress)
+            let shared = SchemeHTTPHandler.Shared(
+                registry: registry,
+                scheme: configuration.scheme.lowercased(),
+                appHost: configuration.appHost.lowercased(),
+                requestGuard: requestGuard,
+                planner: ResponsePlanner(configuration: configuration),
+                accessLog: accessLog)
+            let liveReload =
+                configuration.watch
+                ? LiveReload(root: configuration.root, interval: configuration.watchInterval, logger: logger) : nil
+            let http = HTTPListener(
+                configuration: configuration, shared: shared, liveReload: liveReload, logger: logger, onReady: onReady)
+            var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: http)]
+            if let liveReload { services.append(.init(service: liveReload)) }
             var groupConfiguration = ServiceGroupConfiguration(
-                services: [.init(service: app)],
+                services: services,
                 gracefulShutdownSignals: signals ? [.sigterm, .sigint] : [],
                 logger: logger
             )
             groupConfiguration.maximumGracefulShutdownDuration = configuration.shutdownGracePeriod
             groupConfiguration.maximumCancellationDuration = Duration.seconds(5)
+            let bind = configuration.bindAddress
             do {
                 try await ServiceGroup(configuration: groupConfiguration).run()
             } catch let error as IOError {
@@ -142,6 +129,109 @@
             case EADDRNOTAVAIL: "address not available"
             case EACCES: "permission denied"
             default: String(cString: strerror(error.errnoCode))
+            }
+        }
+    }
+
+    /// The listening socket and its connections, as a service: binds, serves until a graceful
+    /// shutdown, then quiesces (idle connections close at once, busy ones after their response)
+    /// and, if cancelled meanwhile (the grace period ran out), closes what is left.
+    private struct HTTPListener: Service {
+        let configuration: ServeConfiguration
+        let shared: SchemeHTTPHandler.Shared
+        let liveReload: LiveReload?
+        let logger: Logger
+        let onReady: @Sendable (SchemeServer.BoundAddress) -> Void
+
+        func run() async throws {
+            let ownGroup = configuration.eventLoopCount.map { MultiThreadedEventLoopGroup(numberOfThreads: max(1, $0)) }
+            let group: any EventLoopGroup = ownGroup ?? MultiThreadedEventLoopGroup.singleton
+            defer { if let ownGroup { ownGroup.shutdownGracefully { _ in } } }
+            let quiescing = ServerQuiescingHelper(group: group)
+            let connections = ConnectionSet()
+            let shared = self.shared
+            let upgrader = liveReload.map { $0.makeUpgrader(requestGuard: shared.requestGuard) }
+            let server = try await ServerBootstrap(group: group)
+                .serverChannelOption(.backlog, value: 1024)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .serverChannelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(
+                            quiescing.makeServerChannelHandler(channel: channel))
+                    }
+                }
+                .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+                .childChannelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        connections.add(channel)
+                        let handler = SchemeHTTPHandler(shared: shared)
+                        let closeAfterLastWrite = CloseAfterLastWrite()
+                        let bound = NIOLoopBound(handler, eventLoop: channel.eventLoop)
+                        let upgrade: NIOHTTPServerUpgradeConfiguration? = upgrader.map { upgrader in
+                            (
+                                upgraders: [upgrader],
+                                completionHandler: { context in
+                                    // The connection is a WebSocket now: no more HTTP requests.
+                                    _ = context.pipeline.syncOperations.removeHandler(bound.value)
+                                }
+                            )
+                        }
+                        // Outbound header validation off: header fields come from swift-http-types,
+                        // which validates them, and values with CR, LF or NUL are dropped before.
+                        try channel.pipeline.syncOperations.configureHTTPServerPipeline(
+                            withPipeliningAssistance: true, withServerUpgrade: upgrade, withErrorHandling: true,
+                            withOutboundHeaderValidation: false)
+                        // Next to the socket, so it holds back the pipeline handler's quiescing close
+                        // until the last response is on the socket.
+                        try channel.pipeline.syncOperations.addHandler(closeAfterLastWrite, position: .first)
+                        try channel.pipeline.syncOperations.addHandler(handler)
+                    }
+                }
+                .bind(host: configuration.bindAddress, port: configuration.port)
+                .get()
+            onReady(
+                SchemeServer.BoundAddress(host: configuration.bindAddress, port: server.localAddress?.port ?? 0))
+            // Only once bound: an address that cannot be bound gets its one error line, not this first.
+            if !configuration.bindsLoopbackOnly {
+                logger.warning(
+                    "binding \(configuration.bindAddress): the server is reachable from other machines; use --allowed-host for the names they use"
+                )
+            }
+
+            do {
+                try await gracefulShutdown()
+            } catch {
+                // Cancelled without a graceful shutdown: close everything now.
+                server.close(promise: nil)
+                connections.closeAll()
+                return
+            }
+            let drained = group.next().makePromise(of: Void.self)
+            quiescing.initiateShutdown(promise: drained)
+            await withTaskCancellationHandler {
+                _ = try? await drained.futureResult.get()
+            } onCancel: {
+                // The grace period is over: the service group cancels what still runs.
+                connections.closeAll()
+            }
+        }
+    }
+
+    /// The open connections, so that a shutdown past its grace period can close them.
+    private final class ConnectionSet: Sendable {
+        private let channels = Locked<[ObjectIdentifier: any Channel]>([:])
+
+        func add(_ channel: any Channel) {
+            let id = ObjectIdentifier(channel)
+            channels.withLock { $0[id] = channel }
+            channel.closeFuture.whenComplete { [self] _ in _ = channels.withLock { $0.removeValue(forKey: id) } }
+        }
+
+        /// Closes every connection now, whatever it still has to send.
+        func closeAll() {
+            for channel in channels.withLock({ Array($0.values) }) {
+                channel.pipeline.triggerUserOutboundEvent(CloseAfterLastWrite.Force(), promise: nil)
+                channel.close(promise: nil)
             }
         }
     }

@@ -2,6 +2,7 @@
 #if Server
     import Foundation
     import Logging
+    import SchemeKit
     import SchemeServe
     import Synchronization
 
@@ -9,10 +10,12 @@
     struct TestServer {
         let port: Int
         let root: URL
+        let registry: SchemeRegistry
 
         /// Builds a site under a fresh temporary directory, starts a server on it, runs `body`, stops.
         static func with<T>(
             configure: (inout ServeConfiguration) -> Void = { _ in },
+            factories: ServeHandlerFactories = .standard,
             site: (URL) throws -> Void = Fixtures.standardSite,
             _ body: (TestServer) async throws -> T
         ) async throws -> T {
@@ -26,7 +29,8 @@
             configure(&configuration)
             var logger = Logger(label: "test")
             logger.logLevel = .warning
-            let server = try SchemeServer(configuration: configuration, logger: logger, accessLogger: .some(nil))
+            let server = try SchemeServer(
+                configuration: configuration, factories: factories, logger: logger, accessLogger: .some(nil))
             let ready = AsyncStream.makeStream(of: Int.self)
             let running = Task {
                 try await server.run(gracefulShutdownOnSignals: false) { address in
@@ -42,7 +46,7 @@
                 }
                 return port
             }
-            let result = try await body(TestServer(port: port, root: root))
+            let result = try await body(TestServer(port: port, root: root, registry: server.registry))
             running.cancel()
             _ = await running.result
             return result

@@ -1,0 +1,391 @@
+// Built with the package trait `Server` (on by default); without it the module is empty.
+#if Server
+    import Foundation
+    import HTTPTypes
+    import NIOCore
+    import NIOHTTP1
+    import NIOHTTPTypesHTTP1
+    import NIOWebSocket
+    import SchemeKit
+
+    /// The engine adapter of one HTTP/1.1 connection: each request in, a SchemeKit answer out.
+    ///
+    /// `http://127.0.0.1:8080/a/b.js?x` becomes `app://localhost/a/b.js?x` (scheme and host from the
+    /// configuration), method and header fields kept, after ``RequestGuard``'s checks. Then:
+    /// - **Immediately**, on the event loop, when the registry can answer without suspending
+    ///   (``SchemeRegistry/immediateResponse(for:)``: a small file in the body cache, a 304, a 404,
+    ///   a refusal): the head and body are written from here, with no Swift task, no continuation
+    ///   and no thread hop.
+    /// - **Streamed** otherwise: a ``SchemeTask`` runs the handler chain in a Swift task and a
+    ///   ``ResponseBridge`` hands its output back to this loop, which sends it while the channel is
+    ///   writable (file regions with `sendfile`, bytes in the buffers the file was read into).
+    ///
+    /// A handler that fails before its head gets a 500 (502 for upstream errors); after the head,
+    /// the connection is closed. A client that goes away stops the task. NIO's
+    /// `HTTPServerPipelineHandler` in front of this handler keeps pipelined requests in order (one
+    /// at a time reaches here) and handles a graceful shutdown's quiescing. Event-loop confined.
+    final class SchemeHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
+        typealias InboundIn = HTTPServerRequestPart
+        typealias OutboundOut = HTTPServerResponsePart
+
+        /// What every connection of one server shares.
+        struct Shared: Sendable {
+            let registry: SchemeRegistry
+            let scheme: String
+            let appHost: String
+            let requestGuard: RequestGuard
+            let planner: ResponsePlanner
+            let accessLog: AccessLog?
+        }
+
+        /// A response being streamed from a task.
+        private final class Streaming {
+            let task: SchemeTask
+            let bridge: ResponseBridge
+            let request: HTTPRequest
+            let target: String
+            let version: HTTPVersion
+            var keepAlive: Bool
+            let started: ContinuousClock.Instant?
+            var status = 0
+            var sent = 0
+            var gzip: GzipStream?
+            var pendingHTML: Data?
+            var script: Data?
+
+            init(
+                task: SchemeTask, bridge: ResponseBridge, request: HTTPRequest, target: String, version: HTTPVersion,
+                keepAlive: Bool, started: ContinuousClock.Instant?
+            ) {
+                self.task = task
+                self.bridge = bridge
+                self.request = request
+                self.target = target
+                self.version = version
+                self.keepAlive = keepAlive
+                self.started = started
+            }
+        }
+
+        private let shared: Shared
+        private var context: ChannelHandlerContext?
+        private var requestHead: HTTPRequestHead?
+        private var streaming: Streaming?
+        private var dates = HTTPDateCache()
+
+        init(shared: Shared) {
+            self.shared = shared
+        }
+
+        func handlerAdded(context: ChannelHandlerContext) {
+            self.context = context
+        }
+
+        func handlerRemoved(context: ChannelHandlerContext) {
+            abortStreaming()
+            self.context = nil
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            switch unwrapInboundIn(data) {
+            case .head(let head):
+                requestHead = head
+            case .body:
+                break  // request bodies are not passed on (GET/HEAD dev server; see RequestGuard)
+            case .end:
+                guard let head = requestHead else { return }
+                requestHead = nil
+                respond(to: head, context: context)
+            }
+        }
+
+        func channelWritabilityChanged(context: ChannelHandlerContext) {
+            if context.channel.isWritable { drain() }
+            context.fireChannelWritabilityChanged()
+        }
+
+        func channelInactive(context: ChannelHandlerContext) {
+            abortStreaming()
+            context.fireChannelInactive()
+        }
+
+        func errorCaught(context: ChannelHandlerContext, error: any Error) {
+            // A refused WebSocket upgrade (live reload from another origin) is reported here, and
+            // the request then comes through as plain HTTP: answer it.
+            if error is NIOWebSocketUpgradeError || error is HTTPServerUpgradeErrors { return }
+            abortStreaming()
+            context.close(promise: nil)
+        }
+
+        // MARK: One request
+
+        private func respond(to head: HTTPRequestHead, context: ChannelHandlerContext) {
+            let started = shared.accessLog == nil ? nil : ContinuousClock.now
+            let keepAlive = head.isKeepAlive
+            guard let request = try? HTTPRequest(head, secure: false, splitCookie: false) else {
+                let (plan, body) = shared.planner.plain(.badRequest, "Bad Request\n", for: nil)
+                return writeWhole(plan, body, head: head, keepAlive: false, started: started, handler: "guard")
+            }
+            if let rejection = shared.requestGuard.check(request) {
+                let (plan, body) = shared.planner.plain(rejection.status, rejection.message, for: request)
+                return writeWhole(plan, body, head: head, keepAlive: keepAlive, started: started, handler: "guard")
+            }
+            // Parsed once, from the parts HTTP already split: no `URL` is built on this path.
+            guard
+                let schemeRequest = try? SchemeRequest(
+                    scheme: shared.scheme, authority: shared.appHost, path: request.path ?? "/",
+                    method: request.method, headerFields: request.headerFields)
+            else {
+                let (plan, body) = shared.planner.plain(.badRequest, "Bad Request\n", for: request)
+                return writeWhole(plan, body, head: head, keepAlive: keepAlive, started: started, handler: "guard")
+            }
+
+            if let answer = shared.registry.immediateResponse(for: schemeRequest) {
+                var plan = shared.planner.plan(answer.head, for: request)
+                var body = answer.body
+                if request.method == .head {
+                    body = Data()
+                } else {
+                    if let script = plan.transforms.injectScript {
+                        body = ResponseTransforms.inject(script, into: body)
+                    }
+                    if plan.transforms.gzip {
+                        guard let compressed = try? GzipStream.compressWhole(body) else {
+                            let (failure, message) = shared.planner.plain(
+                                .internalServerError, "Internal Server Error\n", for: request)
+                            return writeWhole(
+                                failure, message, head: head, keepAlive: keepAlive, started: started,
+                                handler: answer.answeredBy ?? "error")
+                        }
+                        body = Data(compressed.readableBytesView)
+                        plan.fields[.contentLength] = String(body.count)
+                    }
+                }
+                return writeWhole(
+                    plan, body, head: head, keepAlive: keepAlive, started: started, handler: answer.answeredBy ?? "-")
+            }
+
+            let eventLoop = context.eventLoop
+            let handler = NIOLoopBound(self, eventLoop: eventLoop)
+            let planner = shared.planner
+            let bridge = ResponseBridge(
+                planner: { response in planner.plan(response, for: request) },
+                wake: { eventLoop.execute { handler.value.drain() } })
+            let task = shared.registry.task(for: schemeRequest, sink: bridge)
+            streaming = Streaming(
+                task: task, bridge: bridge, request: request, target: head.uri, version: head.version,
+                keepAlive: keepAlive, started: started)
+            task.start()
+        }
+
+        /// Writes a whole response (head, body, end) and flushes it.
+        private func writeWhole(
+            _ plan: ResponsePlan, _ body: Data, head: HTTPRequestHead, keepAlive: Bool,
+            started: ContinuousClock.Instant?, handler: String
+        ) {
+            guard let context else { return }
+            writeHead(plan, version: head.version, keepAlive: keepAlive, context: context)
+            if !body.isEmpty {
+                var buffer = context.channel.allocator.buffer(capacity: body.count)
+                buffer.writeBytes(body)
+                context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+            }
+            guard let started, let accessLog = shared.accessLog, let method = HTTPRequest.Method(head.method.rawValue)
+            else {
+                return writeEnd(keepAlive: keepAlive, context: context)
+            }
+            let (target, status, bytes) = (head.uri, plan.status.code, body.count)
+            writeEnd(keepAlive: keepAlive, context: context) {
+                accessLog.record(
+                    method: method, target: target, status: status, bytes: bytes, started: started, handler: handler)
+            }
+        }
+
+        private func writeHead(
+            _ plan: ResponsePlan, version: HTTPVersion, keepAlive: Bool, context: ChannelHandlerContext
+        ) {
+            var headers = HTTPHeaders(plan.fields)
+            headers.add(name: "date", value: dates.now())
+            if !keepAlive {
+                headers.replaceOrAdd(name: "connection", value: "close")
+            } else if version.major == 1, version.minor == 0 {
+                headers.replaceOrAdd(name: "connection", value: "keep-alive")
+            }
+            let status = HTTPResponseStatus(statusCode: plan.status.code, reasonPhrase: plan.status.reasonPhrase)
+            context.write(
+                wrapOutboundOut(.head(HTTPResponseHead(version: version, status: status, headers: headers))),
+                promise: nil)
+        }
+
+        /// Writes the end of a response and flushes; once it has reached the socket, calls `written`
+        /// and closes the connection when it is not kept alive.
+        private func writeEnd(keepAlive: Bool, context: ChannelHandlerContext, written: (() -> Void)? = nil) {
+            guard !keepAlive || written != nil else {
+                context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+                return
+            }
+            let loopBound = context.loopBound
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
+                written?()
+                if !keepAlive { loopBound.value.close(promise: nil) }
+            }
+        }
+
+        // MARK: Streaming
+
+        /// Sends what the bridge has while the channel is writable; called when the bridge wakes the
+        /// loop and when the channel becomes writable again.
+        private func drain() {
+            guard let context, let streaming else { return }
+            var wrote = false
+            while context.channel.isWritable {
+                let batch = streaming.bridge.take()
+                if batch.isEmpty { break }
+                wrote = true
+                if let start = batch.start, !begin(streaming, start, context: context) { return }
+                for chunk in batch.chunks { send(chunk, of: streaming, context: context) }
+                if let end = batch.end {
+                    complete(streaming, end, context: context)
+                    return
+                }
+            }
+            if wrote { context.flush() }
+        }
+
+        /// Writes the head of a streamed response; `false` when the task failed before its head
+        /// (the error response is then written and the request is over).
+        private func begin(_ streaming: Streaming, _ start: ResponseBridge.Start, context: ChannelHandlerContext)
+            -> Bool
+        {
+            switch start {
+            case .failed(let error):
+                self.streaming = nil
+                let network = streaming.task.respondingHandler == "network" || error is URLError
+                let (plan, body) =
+                    network
+                    ? shared.planner.plain(.badGateway, "Bad Gateway\n", for: streaming.request)
+                    : shared.planner.plain(.internalServerError, "Internal Server Error\n", for: streaming.request)
+                writeHead(plan, version: streaming.version, keepAlive: streaming.keepAlive, context: context)
+                if !body.isEmpty {
+                    context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)
+                }
+                writeEnd(keepAlive: streaming.keepAlive, context: context) { [self] in
+                    log(streaming, status: plan.status.code, bytes: body.count, aborted: false)
+                }
+                return false
+            case .head(_, let plan):
+                if plan.transforms.gzip { streaming.gzip = try? GzipStream() }
+                if let script = plan.transforms.injectScript {
+                    streaming.script = script
+                    streaming.pendingHTML = Data()
+                }
+                // Without a length, an HTTP/1.0 body ends with the connection.
+                if plan.fields[.contentLength] == nil, streaming.version.minor == 0 { streaming.keepAlive = false }
+                streaming.status = plan.status.code
+                writeHead(plan, version: streaming.version, keepAlive: streaming.keepAlive, context: context)
+                return true
+            }
+        }
+
+        private func send(_ chunk: ResponseBridge.Chunk, of streaming: Streaming, context: ChannelHandlerContext) {
+            guard streaming.request.method != .head else { return }
+            switch chunk {
+            case .region(let region) where streaming.gzip == nil && streaming.pendingHTML == nil:
+                writeRegion(region, context: context)
+                streaming.sent += region.count
+            case .region(let region):
+                // Never expected (the bridge refuses regions when a transform needs bytes).
+                transform(Data((try? region.read()) ?? Data()), of: streaming, context: context)
+            case .bytes(let buffer) where streaming.gzip == nil && streaming.pendingHTML == nil:
+                context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+                streaming.sent += buffer.readableBytes
+            case .bytes(let buffer):
+                transform(Data(buffer.readableBytesView), of: streaming, context: context)
+            }
+        }
+
+        /// A file region goes to the socket with `sendfile`. NIO's handle borrows the region's
+        /// descriptor (it never closes it): the region keeps the file open until the write is done.
+        private func writeRegion(_ region: SchemeFileRegion, context: ChannelHandlerContext) {
+            let handle = NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: region.file.descriptor)
+            let start = Int(region.offset)
+            let fileRegion = FileRegion(fileHandle: handle, readerIndex: start, endIndex: start + region.count)
+            let written = context.eventLoop.makePromise(of: Void.self)
+            written.futureResult.whenComplete { _ in
+                _ = try? handle.takeDescriptorOwnership()
+                withExtendedLifetime(region) {}
+            }
+            context.write(wrapOutboundOut(.body(.fileRegion(fileRegion))), promise: written)
+        }
+
+        /// Gzips or holds back (for script injection) bytes of a body that is transformed.
+        private func transform(_ data: Data, of streaming: Streaming, context: ChannelHandlerContext) {
+            if streaming.pendingHTML != nil {
+                streaming.pendingHTML?.append(data)
+                return
+            }
+            writeTransformed(data, finish: false, of: streaming, context: context)
+        }
+
+        private func writeTransformed(
+            _ data: Data, finish: Bool, of streaming: Streaming, context: ChannelHandlerContext
+        ) {
+            guard let gzip = streaming.gzip else {
+                if !data.isEmpty {
+                    context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: data)))), promise: nil)
+                    streaming.sent += data.count
+                }
+                return
+            }
+            guard let buffers = try? gzip.compress(data, finish: finish) else {
+                streaming.keepAlive = false
+                return
+            }
+            for buffer in buffers {
+                streaming.sent += buffer.readableBytes
+                context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+            }
+        }
+
+        private func complete(_ streaming: Streaming, _ end: ResponseBridge.End, context: ChannelHandlerContext) {
+            self.streaming = nil
+            switch end {
+            case .finished:
+                if streaming.request.method != .head {
+                    if let html = streaming.pendingHTML, let script = streaming.script {
+                        streaming.pendingHTML = nil
+                        writeTransformed(
+                            ResponseTransforms.inject(script, into: html), finish: false, of: streaming,
+                            context: context)
+                    }
+                    if streaming.gzip != nil { writeTransformed(Data(), finish: true, of: streaming, context: context) }
+                }
+                writeEnd(keepAlive: streaming.keepAlive, context: context) { [self] in
+                    log(streaming, status: streaming.status, bytes: streaming.sent, aborted: false)
+                }
+            case .failed:
+                // After the head there is no status left to say it with: close, so the client sees
+                // a truncated body rather than a complete-looking one.
+                context.flush()
+                context.close(promise: nil)
+                log(streaming, status: streaming.status, bytes: streaming.sent, aborted: true)
+            }
+        }
+
+        /// The connection went away (or the handler was removed) mid-response: stop the task.
+        private func abortStreaming() {
+            guard let streaming else { return }
+            self.streaming = nil
+            streaming.task.stop()
+            streaming.bridge.cancelConsumer()
+            log(streaming, status: streaming.status, bytes: streaming.sent, aborted: true)
+        }
+
+        private func log(_ streaming: Streaming, status: Int, bytes: Int, aborted: Bool) {
+            guard let started = streaming.started else { return }
+            shared.accessLog?.record(
+                method: streaming.request.method, target: streaming.target, status: status, bytes: bytes,
+                started: started, handler: streaming.task.respondingHandler ?? "unknown", aborted: aborted)
+        }
+    }
+#endif
