@@ -10,6 +10,7 @@ let package = Package(
         .package(name: "SchemeKit", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .executableTarget(
@@ -26,6 +27,16 @@ let package = Package(
             name: "hummingbird-floor",
             dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
             path: "Benchmarks/HummingbirdFloor"
+        ),
+        // The reference server for Benchmarks/serve.sh: what SwiftNIO's HTTP pipeline alone serves.
+        .executableTarget(
+            name: "nio-floor",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Benchmarks/NIOFloor"
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,120 +1,192 @@
 #!/usr/bin/env bash
-# schemeserve vs nginx, same files, same wrk settings, same run — with bare Hummingbird as the
-# floor of what any Hummingbird-based server can do here.
+# schemeserve against every server a developer would pick instead, one core each.
 #
-#   Benchmarks/serve.sh [duration-seconds] [connections] [rounds]
+#   Benchmarks/serve.sh [duration-seconds] [rounds] [servers…]
 #
-# Builds schemeserve and Benchmarks' `hummingbird-floor` (a bare Hummingbird Application
-# answering from memory) in release mode, starts them and nginx (daemon off, 2 workers,
-# access_log off, sendfile on) on their own loopback ports over a temporary directory holding a
-# 1 KiB and a 10 MiB file, and runs wrk against each server for both files, interleaved, for
-# `rounds` rounds (default 2). Prints the median requests/s and throughput (requests/s × size,
-# wrk's own Transfer/sec is rounded to 2 digits), the ratios to nginx and to bare Hummingbird,
-# and schemeserve's peak RSS (VmHWM). Needs: nginx (nginx-light), wrk.
+# Each server runs pinned to core 0 (`taskset -c 0`) with one worker, process or event loop;
+# wrk runs pinned to core 1 with one thread, so the figure is what one core of each server does,
+# not how well two programs share two cores. Servers, all over the same temporary directory:
+#   nginx        1 worker, sendfile on, open_file_cache off      (Debian `nginx`)
+#   nginx-ofc    the same with open_file_cache on
+#   caddy        `caddy file-server`, GOMAXPROCS=1               (Debian `caddy`)
+#   http-server  Node's http-server                              (Debian `node-http-server`)
+#   python       `python3 -m http.server`
+#   nio-floor    bare SwiftNIO answering from memory (Benchmarks' `nio-floor`): the floor of any
+#                NIO-based server here
+#   schemeserve  release build, --event-loops 1, no access log
+# Debian's node-http-server cannot start as packaged: its CLI needs `union` (not packaged) and
+# `require`s chalk 5, which is ESM-only. Its file server (`lib/core`, the part that serves files)
+# runs fine under Node's own `http` module with NODE_PATH=/usr/share/nodejs, which is what runs here.
+#
+# Files: 1 KiB and 64 KiB at 64 connections, 10 MiB at 8 connections; every (file, server) pair
+# once per round, rounds interleaved. Prints per pair the median requests/s, the median of the
+# rounds' p99 latencies (wrk --latency), the ratio to nginx (open_file_cache off) and each round's
+# figure; then 10 MiB at 64 connections once against schemeserve and nginx, with each one's peak
+# RSS (VmHWM) after it. Needs: nginx, wrk, caddy, node-http-server, taskset.
 set -euo pipefail
 
-DURATION="${1:-10}"
-CONNECTIONS="${2:-64}"
-ROUNDS="${3:-2}"
-THREADS=2
+DURATION="${1:-5}"
+ROUNDS="${2:-3}"
+shift 2 2>/dev/null || shift $# || true
+ALL_SERVERS=(nginx nginx-ofc caddy http-server python nio-floor schemeserve)
+SERVERS=("$@")
+((${#SERVERS[@]})) || SERVERS=("${ALL_SERVERS[@]}")
 HERE="$(cd "$(dirname "$0")/.." && pwd)"
 WORK="$(mktemp -d)"
-PIDS=()
+declare -A PID
 cleanup() {
-  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$WORK"
+    for pid in "${PID[@]}"; do kill "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    rm -rf "$WORK"
 }
 trap cleanup EXIT
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+on_core0() { taskset -c 0 "$@"; }
 
-mkdir -p "$WORK/site" "$WORK/nginx/logs"
-chmod 755 "$WORK" "$WORK/site"  # nginx workers run unprivileged
-head -c 1024 /dev/urandom | base64 -w0 | head -c 1024 > "$WORK/site/small.txt"
-head -c $((10 * 1024 * 1024)) /dev/urandom > "$WORK/site/large.bin"
+mkdir -p "$WORK/site"
+chmod 755 "$WORK" "$WORK/site" # nginx's worker runs unprivileged
+head -c 1024 /dev/urandom | base64 -w0 | head -c 1024 >"$WORK/site/small.txt"
+head -c $((64 * 1024)) /dev/urandom | base64 -w0 | head -c $((64 * 1024)) >"$WORK/site/medium.txt"
+head -c $((10 * 1024 * 1024)) /dev/urandom >"$WORK/site/large.bin"
 chmod 644 "$WORK/site/"*
-declare -A SIZE=([small.txt]=1024 [large.bin]=$((10 * 1024 * 1024)))
+FILES=(small.txt medium.txt large.bin)
+declare -A SIZE=([small.txt]=1024 [medium.txt]=65536 [large.bin]=$((10 * 1024 * 1024)))
+declare -A CONNS=([small.txt]=64 [medium.txt]=64 [large.bin]=8)
+declare -A LABEL=([small.txt]="1 KiB" [medium.txt]="64 KiB" [large.bin]="10 MiB")
 
-echo "building schemeserve and hummingbird-floor (release)…" >&2
+echo "building schemeserve and nio-floor (release)…" >&2
 (cd "$HERE" && swift build -c release --product schemeserve >&2)
-BIN="$(cd "$HERE" && swift build -c release --show-bin-path)/schemeserve"
-(cd "$HERE/Benchmarks" && swift build -c release --product hummingbird-floor >&2)
-FLOOR_BIN="$(cd "$HERE/Benchmarks" && swift build -c release --show-bin-path)/hummingbird-floor"
+SS_BIN="$(cd "$HERE" && swift build -c release --show-bin-path)/schemeserve"
+(cd "$HERE/Benchmarks" && swift build -c release --product nio-floor >&2)
+FLOOR_BIN="$(cd "$HERE/Benchmarks" && swift build -c release --show-bin-path)/nio-floor"
 
-"$BIN" serve "$WORK/site" --port 0 --no-access-log > "$WORK/ss.out" 2> "$WORK/ss.err" &
-SS_PID=$!
-PIDS+=("$SS_PID")
-for _ in $(seq 100); do [[ -s "$WORK/ss.out" ]] && break; sleep 0.1; done
 declare -A PORT
-PORT[schemeserve]="$(head -1 "$WORK/ss.out" | sed -E 's#.*:([0-9]+)/$#\1#')"
-
-PORT[hummingbird]="$(free_port)"
-"$FLOOR_BIN" "$WORK/site" "${PORT[hummingbird]}" > /dev/null 2>&1 &
-PIDS+=($!)
-
-PORT[nginx]="$(free_port)"
-cat > "$WORK/nginx/nginx.conf" <<CONF
+nginx_conf() { # name port extra-directives
+    mkdir -p "$WORK/$1/logs"
+    cat >"$WORK/$1/nginx.conf" <<CONF
 daemon off;
-worker_processes 2;
-pid $WORK/nginx/nginx.pid;
-error_log $WORK/nginx/logs/error.log warn;
-events { worker_connections 1024; }
+worker_processes 1;
+pid $WORK/$1/nginx.pid;
+error_log $WORK/$1/logs/error.log warn;
+events { worker_connections 4096; }
 http {
   include /etc/nginx/mime.types;
   access_log off;
   sendfile on;
   tcp_nopush on;
-  keepalive_requests 100000;
-  server {
-    listen 127.0.0.1:${PORT[nginx]};
-    root $WORK/site;
-  }
+  keepalive_requests 1000000;
+  $3
+  server { listen 127.0.0.1:$2; root $WORK/site; }
 }
 CONF
-nginx -c "$WORK/nginx/nginx.conf" -p "$WORK/nginx" &
-PIDS+=($!)
+}
 
-SERVERS=(nginx hummingbird schemeserve)
+start() { # server
+    local port
+    port="$(free_port)"
+    case $1 in
+    nginx)
+        nginx_conf nginx "$port" "open_file_cache off;"
+        on_core0 nginx -c "$WORK/nginx/nginx.conf" -p "$WORK/nginx" &
+        ;;
+    nginx-ofc)
+        nginx_conf nginx-ofc "$port" "open_file_cache max=1000 inactive=60s; open_file_cache_valid 60s;"
+        on_core0 nginx -c "$WORK/nginx-ofc/nginx.conf" -p "$WORK/nginx-ofc" &
+        ;;
+    caddy)
+        GOMAXPROCS=1 XDG_DATA_HOME="$WORK/caddy" XDG_CONFIG_HOME="$WORK/caddy" \
+            on_core0 caddy file-server --root "$WORK/site" --listen "127.0.0.1:$port" >"$WORK/caddy.log" 2>&1 &
+        ;;
+    http-server)
+        NODE_PATH=/usr/share/nodejs on_core0 node -e "
+            const serve = require('/usr/share/nodejs/http-server/lib/core')({root: '$WORK/site', showDir: false, autoIndex: false});
+            require('http').createServer((req, res) => serve(req, res)).listen($port, '127.0.0.1');" \
+            >"$WORK/http-server.log" 2>&1 &
+        ;;
+    python)
+        on_core0 python3 -m http.server --bind 127.0.0.1 --directory "$WORK/site" "$port" >/dev/null 2>&1 &
+        ;;
+    nio-floor)
+        on_core0 "$FLOOR_BIN" "$WORK/site" "$port" 1 >/dev/null 2>&1 &
+        ;;
+    schemeserve)
+        on_core0 "$SS_BIN" serve "$WORK/site" --port "$port" ${SCHEMESERVE_FLAGS---event-loops 1} --no-access-log \
+            >"$WORK/ss.out" 2>"$WORK/ss.err" &
+        ;;
+    esac
+    PID[$1]=$!
+    PORT[$1]=$port
+}
+
+for server in "${SERVERS[@]}"; do start "$server"; done
 for server in "${SERVERS[@]}"; do
-  for file in small.txt large.bin; do
-    status=""
-    for _ in $(seq 50); do
-      status="$(curl -s -o /dev/null -w '%{http_code}' -H 'Host: localhost' "http://127.0.0.1:${PORT[$server]}/$file" || true)"
-      [[ "$status" == 200 ]] && break
-      sleep 0.1
+    for file in "${FILES[@]}"; do
+        status=""
+        for _ in $(seq 100); do
+            status="$(curl -s -o /dev/null -w '%{http_code}' -H 'Host: localhost' "http://127.0.0.1:${PORT[$server]}/$file" || true)"
+            [[ "$status" == 200 ]] && break
+            sleep 0.1
+        done
+        [[ "$status" == 200 ]] || {
+            echo "$server /$file answered $status" >&2
+            exit 1
+        }
     done
-    [[ "$status" == 200 ]] || { echo "$server /$file answered $status" >&2; exit 1; }
-  done
 done
 
-rps() { # url -> requests/s
-  wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" -H "Host: localhost" "$1" | awk '/Requests\/sec/ {print $2}'
+# wrk on core 1: prints "requests/s p99-ms".
+measure() { # url connections
+    taskset -c 1 wrk -t1 -c"$2" -d"${DURATION}s" --latency -H "Host: localhost" "$1" | awk '
+        /Requests\/sec/ { rps = $2 }
+        $1 == "99%" { v = $2; unit = v; gsub(/[0-9.]/, "", unit); gsub(/[a-z]/, "", v)
+                      p99 = (unit == "us") ? v / 1000 : (unit == "s") ? v * 1000 : (unit == "m") ? v * 60000 : v }
+        END { printf "%s %.3f\n", rps, p99 }'
 }
 median() { tr ' ' '\n' | grep . | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 
-declare -A RUNS
+declare -A RPS P99
 for round in $(seq "$ROUNDS"); do
-  for file in small.txt large.bin; do
-    for server in "${SERVERS[@]}"; do
-      RUNS[$file.$server]+="$(rps "http://127.0.0.1:${PORT[$server]}/$file") "
+    echo "round $round/$ROUNDS…" >&2
+    for file in "${FILES[@]}"; do
+        for server in "${SERVERS[@]}"; do
+            read -r rps p99 < <(measure "http://127.0.0.1:${PORT[$server]}/$file" "${CONNS[$file]}")
+            RPS[$file.$server]+="$rps "
+            P99[$file.$server]+="$p99 "
+        done
     done
-  done
 done
 
-printf '%-6s %-12s %12s %12s   %s\n' file server "requests/s" "MiB/s" "rounds"
-declare -A R
-for file in small.txt large.bin; do
-  for server in "${SERVERS[@]}"; do
-    R[$file.$server]="$(echo "${RUNS[$file.$server]}" | median)"
-    printf '%-6s %-12s %12.0f %12.1f   %s\n' "${file%%.*}" "$server" "${R[$file.$server]}" \
-      "$(echo "${R[$file.$server]} * ${SIZE[$file]} / 1048576" | bc -l)" "${RUNS[$file.$server]}"
-  done
-done
-ratio() { echo "${R[$1.$2]} / ${R[$1.$3]}" | bc -l; }
 echo
-printf '1 KiB  requests/s: schemeserve/nginx %.2fx (target >= 1.0x); hummingbird/nginx %.2fx; schemeserve/hummingbird %.2fx\n' \
-  "$(ratio small.txt schemeserve nginx)" "$(ratio small.txt hummingbird nginx)" "$(ratio small.txt schemeserve hummingbird)"
-printf '10 MiB throughput: schemeserve/nginx %.2fx (target >= 0.9x); hummingbird/nginx %.2fx; schemeserve/hummingbird %.2fx\n' \
-  "$(ratio large.bin schemeserve nginx)" "$(ratio large.bin hummingbird nginx)" "$(ratio large.bin schemeserve hummingbird)"
-echo "schemeserve peak RSS: $(awk '/VmHWM/ {print $2, $3}' "/proc/$SS_PID/status")"
+echo "One core per server (taskset -c 0, one worker/event loop), wrk -t1 on core 1, ${DURATION} s × $ROUNDS interleaved rounds; medians."
+printf '%-7s %-12s %5s %12s %10s %9s %9s   %s\n' file server conns "requests/s" "MiB/s" "p99 ms" "x nginx" "rounds (requests/s)"
+declare -A MED
+for file in "${FILES[@]}"; do
+    for server in "${SERVERS[@]}"; do
+        MED[$file.$server]="$(echo "${RPS[$file.$server]}" | median)"
+    done
+    for server in "${SERVERS[@]}"; do
+        ratio="-"
+        [[ -n "${MED[$file.nginx]:-}" ]] && ratio="$(printf '%.2f' "$(echo "${MED[$file.$server]} / ${MED[$file.nginx]}" | bc -l)")"
+        printf '%-7s %-12s %5s %12.0f %10.1f %9.2f %9s   %s\n' "${LABEL[$file]}" "$server" "${CONNS[$file]}" \
+            "${MED[$file.$server]}" "$(echo "${MED[$file.$server]} * ${SIZE[$file]} / 1048576" | bc -l)" \
+            "$(echo "${P99[$file.$server]}" | median)" "$ratio" "${RPS[$file.$server]}"
+    done
+done
+
+# Memory under many large downloads at once.
+rss() { # pid -> peak RSS in MiB, the process and its children (nginx's worker)
+    local total=0 kb
+    for p in "$1" $(pgrep -P "$1" || true); do
+        kb="$(awk '/VmHWM/ {print $2}' "/proc/$p/status" 2>/dev/null || echo 0)"
+        total=$((total > kb ? total : kb))
+    done
+    echo $((total / 1024))
+}
+echo
+for server in schemeserve nginx; do
+    [[ -n "${PORT[$server]:-}" ]] || continue
+    read -r rps p99 < <(measure "http://127.0.0.1:${PORT[$server]}/large.bin" 64)
+    printf '10 MiB at 64 connections: %-12s %8.0f requests/s, p99 %.1f ms, peak RSS %s MiB\n' \
+        "$server" "$rps" "$p99" "$(rss "${PID[$server]}")"
+done
