@@ -122,7 +122,7 @@
         private func respond(to head: HTTPRequestHead, context: ChannelHandlerContext) {
             let started = shared.accessLog == nil ? nil : ContinuousClock.now
             let keepAlive = head.isKeepAlive
-            guard let request = try? HTTPRequest(head, secure: false, splitCookie: false) else {
+            guard let request = try? Self.request(from: head) else {
                 let (plan, body) = shared.planner.plain(.badRequest, "Bad Request\n", for: nil)
                 return writeWhole(plan, body, head: head, keepAlive: false, started: started, handler: "guard")
             }
@@ -141,28 +141,8 @@
             }
 
             if let answer = shared.registry.immediateResponse(for: schemeRequest) {
-                var plan = shared.planner.plan(answer.head, for: request)
-                var body = answer.body
-                if request.method == .head {
-                    body = Data()
-                } else {
-                    if let script = plan.transforms.injectScript {
-                        body = ResponseTransforms.inject(script, into: body)
-                    }
-                    if plan.transforms.gzip {
-                        guard let compressed = try? GzipStream.compressWhole(body) else {
-                            let (failure, message) = shared.planner.plain(
-                                .internalServerError, "Internal Server Error\n", for: request)
-                            return writeWhole(
-                                failure, message, head: head, keepAlive: keepAlive, started: started,
-                                handler: answer.answeredBy ?? "error")
-                        }
-                        body = Data(compressed.readableBytesView)
-                        plan.fields[.contentLength] = String(body.count)
-                    }
-                }
-                return writeWhole(
-                    plan, body, head: head, keepAlive: keepAlive, started: started, handler: answer.answeredBy ?? "-")
+                return writeImmediate(
+                    answer, request: request, head: head, keepAlive: keepAlive, started: started, context: context)
             }
 
             let eventLoop = context.eventLoop
@@ -178,32 +158,128 @@
             task.start()
         }
 
+        /// The request head in swift-http-types' terms. An origin-form target (`/a/b?x`, what
+        /// browsers send) is the path as it is; anything else takes swift-nio-extras' conversion,
+        /// which parses it as a URL.
+        static func request(from head: HTTPRequestHead) throws -> HTTPRequest {
+            guard head.uri.utf8.first == UInt8(ascii: "/") else {
+                return try HTTPRequest(head, secure: false, splitCookie: false)
+            }
+            return HTTPRequest(
+                method: try HTTPRequest.Method(head.method), scheme: "http", authority: head.headers["Host"].first,
+                path: head.uri, headerFields: HTTPFields(head.headers, splitCookie: false))
+        }
+
+        /// An immediate answer as it went out last on this connection: what the same file asked
+        /// again (a reload, a benchmark's loop) needs, its header block and body buffer, without
+        /// building them again. Kept only for answers that no transform changes.
+        private struct Encoded {
+            var answer: SchemeCollectedResponse
+            /// The request's fields the plan depends on.
+            var acceptEncoding: String?
+            var origin: String?
+            var range: String?
+            var method: HTTPMethod
+            var version: HTTPVersion
+            var keepAlive: Bool
+            var date: String
+            var responseHead: HTTPResponseHead
+            var body: ByteBuffer?
+
+            func matches(
+                _ answer: SchemeCollectedResponse, _ request: HTTPRequest, _ head: HTTPRequestHead, _ keepAlive: Bool
+            )
+                -> Bool
+            {
+                method == head.method && version == head.version && self.keepAlive == keepAlive
+                    && acceptEncoding == request.headerFields[.acceptEncoding]
+                    && origin == request.headerFields[.origin] && range == request.headerFields[.range]
+                    && self.answer.head == answer.head && self.answer.body == answer.body
+            }
+        }
+
+        private var lastEncoded: Encoded?
+
+        /// Writes an answer the registry gave at once: the plan's header fields, the body gzipped or
+        /// with the live-reload script when the plan says so.
+        private func writeImmediate(
+            _ answer: SchemeCollectedResponse, request: HTTPRequest, head: HTTPRequestHead, keepAlive: Bool,
+            started: ContinuousClock.Instant?, context: ChannelHandlerContext
+        ) {
+            let handler = answer.answeredBy ?? "-"
+            if var encoded = lastEncoded, encoded.matches(answer, request, head, keepAlive) {
+                let date = dates.now()
+                if date != encoded.date {
+                    encoded.date = date
+                    encoded.responseHead.headers.replaceOrAdd(name: "date", value: date)
+                    lastEncoded = encoded
+                }
+                return writeWhole(
+                    encoded.responseHead, encoded.body, request: head, keepAlive: keepAlive, started: started,
+                    handler: handler)
+            }
+            var plan = shared.planner.plan(answer.head, for: request)
+            var body = answer.body
+            if request.method == .head {
+                body = Data()
+            } else {
+                if let script = plan.transforms.injectScript {
+                    body = ResponseTransforms.inject(script, into: body)
+                }
+                if plan.transforms.gzip {
+                    guard let compressed = try? GzipStream.compressWhole(body) else {
+                        let (failure, message) = shared.planner.plain(
+                            .internalServerError, "Internal Server Error\n", for: request)
+                        return writeWhole(
+                            failure, message, head: head, keepAlive: keepAlive, started: started, handler: handler)
+                    }
+                    body = Data(compressed.readableBytesView)
+                    plan.fields[.contentLength] = String(body.count)
+                }
+            }
+            let responseHead = makeHead(plan, version: head.version, keepAlive: keepAlive)
+            let buffer = body.isEmpty ? nil : context.channel.allocator.buffer(bytes: body)
+            if plan.transforms.injectScript == nil, !plan.transforms.gzip {
+                lastEncoded = Encoded(
+                    answer: answer, acceptEncoding: request.headerFields[.acceptEncoding],
+                    origin: request.headerFields[.origin], range: request.headerFields[.range], method: head.method,
+                    version: head.version, keepAlive: keepAlive, date: dates.now(), responseHead: responseHead,
+                    body: buffer)
+            }
+            writeWhole(responseHead, buffer, request: head, keepAlive: keepAlive, started: started, handler: handler)
+        }
+
         /// Writes a whole response (head, body, end) and flushes it.
         private func writeWhole(
             _ plan: ResponsePlan, _ body: Data, head: HTTPRequestHead, keepAlive: Bool,
             started: ContinuousClock.Instant?, handler: String
         ) {
             guard let context else { return }
-            writeHead(plan, version: head.version, keepAlive: keepAlive, context: context)
-            if !body.isEmpty {
-                var buffer = context.channel.allocator.buffer(capacity: body.count)
-                buffer.writeBytes(body)
-                context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
-            }
+            writeWhole(
+                makeHead(plan, version: head.version, keepAlive: keepAlive),
+                body.isEmpty ? nil : context.channel.allocator.buffer(bytes: body), request: head, keepAlive: keepAlive,
+                started: started, handler: handler)
+        }
+
+        private func writeWhole(
+            _ responseHead: HTTPResponseHead, _ body: ByteBuffer?, request head: HTTPRequestHead, keepAlive: Bool,
+            started: ContinuousClock.Instant?, handler: String
+        ) {
+            guard let context else { return }
+            context.write(wrapOutboundOut(.head(responseHead)), promise: nil)
+            if let body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
             guard let started, let accessLog = shared.accessLog, let method = HTTPRequest.Method(head.method.rawValue)
             else {
                 return writeEnd(keepAlive: keepAlive, context: context)
             }
-            let (target, status, bytes) = (head.uri, plan.status.code, body.count)
+            let (target, status, bytes) = (head.uri, Int(responseHead.status.code), body?.readableBytes ?? 0)
             writeEnd(keepAlive: keepAlive, context: context) {
                 accessLog.record(
                     method: method, target: target, status: status, bytes: bytes, started: started, handler: handler)
             }
         }
 
-        private func writeHead(
-            _ plan: ResponsePlan, version: HTTPVersion, keepAlive: Bool, context: ChannelHandlerContext
-        ) {
+        private func makeHead(_ plan: ResponsePlan, version: HTTPVersion, keepAlive: Bool) -> HTTPResponseHead {
             var headers = HTTPHeaders(plan.fields)
             headers.add(name: "date", value: dates.now())
             if !keepAlive {
@@ -212,9 +288,14 @@
                 headers.replaceOrAdd(name: "connection", value: "keep-alive")
             }
             let status = HTTPResponseStatus(statusCode: plan.status.code, reasonPhrase: plan.status.reasonPhrase)
+            return HTTPResponseHead(version: version, status: status, headers: headers)
+        }
+
+        private func writeHead(
+            _ plan: ResponsePlan, version: HTTPVersion, keepAlive: Bool, context: ChannelHandlerContext
+        ) {
             context.write(
-                wrapOutboundOut(.head(HTTPResponseHead(version: version, status: status, headers: headers))),
-                promise: nil)
+                wrapOutboundOut(.head(makeHead(plan, version: version, keepAlive: keepAlive))), promise: nil)
         }
 
         /// Writes the end of a response and flushes; once it has reached the socket, calls `written`
