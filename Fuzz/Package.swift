@@ -24,13 +24,15 @@ let fuzzers: [(String, [String])] = [
     ("FuzzSniffer", ["SchemeKit"]),
     ("FuzzSafePath", ["SchemeKit"]),
     ("FuzzZip", ["SchemeKit", "SchemeKitPackages"]),
+    ("FuzzCDP", ["SchemeKitChromium"]),
 ]
 
 let package = Package(
     name: "SchemeKitFuzz",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(path: "SchemeKit")
+        // `Chromium` for the DevTools-protocol decoders (FuzzCDP); the defaults for the package store.
+        .package(path: "SchemeKit", traits: [.defaults, "Chromium"])
     ],
     targets: [
         .target(name: "CFuzzerDriver"),
