@@ -29,6 +29,33 @@
             await harness.close()
         }
 
+        /// `Cache-Control: no-cache` (LocalFileHandler's default) means every load asks again: an
+        /// updated file of an offline package shows on the next load, and the load goes through the
+        /// handlers (a 304 when nothing changed).
+        @Test func aNoCacheSubresourceIsAskedForOnEveryLoad() async throws {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nocache-\(UUID())")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            try Data("<!doctype html><link rel=stylesheet href=a.css><script src=a.js></script>".utf8).write(
+                to: directory.appendingPathComponent("index.html"))
+            try Data("body { color: red }".utf8).write(to: directory.appendingPathComponent("a.css"))
+            try Data("document.title = 'one'".utf8).write(to: directory.appendingPathComponent("a.js"))
+            let harness = try await ChromiumHarness.start { registry in
+                try registry.register(LocalFileHandler(root: directory), for: "app")
+            }
+            defer { Task { await harness.close() } }
+            try await harness.page.navigate(to: "https://app.localhost/index.html")
+            #expect(try await harness.page.evaluate("document.title") == .string("one"))
+            let first = harness.registry.metrics.started
+            try await harness.page.navigate(to: "https://app.localhost/blank.html")
+            try Data("document.title = 'two'".utf8).write(to: directory.appendingPathComponent("a.js"))
+            try await harness.page.navigate(to: "https://app.localhost/index.html")
+            #expect(try await harness.page.evaluate("document.title") == .string("two"))
+            // blank.html (404), then index.html, a.css and a.js again.
+            #expect(harness.registry.metrics.started - first >= 4, "\(harness.registry.metrics)")
+            await harness.close()
+        }
+
         @Test func rangesAndValidatorsGoThroughTheHandlers() async throws {
             let harness = try await ChromiumHarness.start { registry in
                 try registry.register(LocalFileHandler(root: ChromiumHarness.sampleApp), for: "app")
