@@ -17,6 +17,11 @@
 #   (c) request latency: a page that fetch()es a small JSON file, a 64 KiB file and a 10 MiB file,
 #       one request at a time (`cache: 'no-store'`, after a warm-up), through app:// and through
 #       nginx: the transport alone, without a page load's noise. LATENCY_ROUNDS rounds (default 3).
+#   (d) media: a <video> of a 10 s VP8 WebM (made with gst-launch-1.0), from app:// (through the media
+#       extension and the handler chain) and from nginx: time from setting `src` to `loadedmetadata`,
+#       and from setting `currentTime` to `seeked`, on a new element each time (a query string keeps
+#       caches out). MEDIA_ROUNDS rounds (default 3) of 5 samples after a warm-up. Target: app:// <=
+#       1.2x nginx.
 # (a) and (b) are run on the sample app as is, and on a copy without its <video> element. The sample's
 # video is lazy (poster, preload="none", `data-src` sources attached once the page has loaded; see
 # Samples/app/README.md), so no media player is set up before the load event; the copy shows what
@@ -28,6 +33,7 @@
 # ITERATIONS warm loads, in turn; the medians are over the pooled samples of all rounds.
 #
 # Usage: Benchmarks/webkit.sh [APP_DIR] [ITERATIONS]   (defaults: Samples/app, 10; ROUNDS=3)
+# SECTIONS=abcd (the default) picks the parts to run: SECTIONS=d measures media only.
 # HEADLESS_RENDER=/path/to/headless-render skips the build and measures that binary (to compare
 # two builds side by side).
 set -euo pipefail
@@ -36,6 +42,7 @@ ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 APP="$(cd "${1:-$ROOT/Samples/app}" && pwd)"
 ITERATIONS="${2:-10}"
 ROUNDS="${ROUNDS:-3}"
+SECTIONS="${SECTIONS:-abcd}"
 PORT="${NGINX_PORT:-18089}"
 WORK="$(mktemp -d)"
 NGINX_PID=""
@@ -75,6 +82,13 @@ head -c 65536 /dev/urandom >"$WORK/latency/64k.bin"
 head -c 10485760 /dev/urandom >"$WORK/latency/10m.bin"
 chmod -R a+rX "$WORK/latency"
 
+# The media page and its clip (10 s, 320x240, VP8 in WebM, a key frame every second).
+mkdir -p "$WORK/media"
+echo '<!doctype html><title>media</title>' >"$WORK/media/index.html"
+gst-launch-1.0 -q videotestsrc num-buffers=300 pattern=ball ! video/x-raw,width=320,height=240,framerate=30/1 \
+    ! vp8enc keyframe-max-dist=30 ! webmmux ! filesink location="$WORK/media/clip.webm" >/dev/null
+chmod -R a+rX "$WORK/media"
+
 # nginx on loopback, its own prefix and config, serving every copy.
 mkdir -p "$WORK/nginx/logs"
 cat > "$WORK/nginx/nginx.conf" <<CONF
@@ -95,6 +109,7 @@ http {
         location /full-nostore/ { alias $APP/; add_header Cache-Control no-store; }
         location /novideo-nostore/ { alias $WORK/novideo/; add_header Cache-Control no-store; }
         location /latency/ { alias $WORK/latency/; add_header Cache-Control no-store; }
+        location /media/ { alias $WORK/media/; add_header Cache-Control no-store; }
     }
 }
 CONF
@@ -106,7 +121,7 @@ for _ in $(seq 50); do
 done
 # Every nginx location must serve the page and its files (not an error page).
 for path in {full,novideo,full-nostore,novideo-nostore}/{index.html,css/style.css,js/util.mjs,fonts/dejavu-sans-subset.woff2} \
-    latency/{index.html,small.json,64k.bin,10m.bin}; do
+    latency/{index.html,small.json,64k.bin,10m.bin} media/{index.html,clip.webm}; do
     status="$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/$path" || true)"
     [[ "$status" == 200 ]] || { echo "nginx /$path answered $status" >&2; exit 1; }
 done
@@ -130,7 +145,9 @@ PY
 
 ratio() { python3 -c "import sys; print('%.2f' % (float(sys.argv[1]) / float(sys.argv[2])))" "$1" "$2"; }
 
-for variant in full novideo; do
+variants=(full novideo)
+[[ "$SECTIONS" == *a* || "$SECTIONS" == *b* ]] || variants=()
+for variant in "${variants[@]}"; do
     dir="$APP"
     [[ "$variant" == novideo ]] && dir="$WORK/novideo"
     echo "== $variant page ($ROUNDS rounds x $ITERATIONS iterations per transport)"
@@ -171,18 +188,72 @@ latency() {
         | python3 -c "import json, sys; print(' '.join('%.3f' % x for x in json.loads(json.load(sys.stdin)['eval'])))" \
             >>"$WORK/latency-$name.txt"
 }
+column_median() {
+    python3 -c "import statistics, sys; print('%.3f' % statistics.median(float(l.split()[int(sys.argv[2])]) for l in open(sys.argv[1]) if l.strip()))" "$1" "$2"
+}
+if [[ "$SECTIONS" == *c* ]]; then
 echo "== request latency (${LATENCY_ROUNDS:-3} rounds; ms per sequential fetch, no-store)"
 for _ in $(seq "${LATENCY_ROUNDS:-3}"); do
     latency app
     latency http --url "http://127.0.0.1:$PORT/latency/index.html"
 done
-column_median() {
-    python3 -c "import statistics, sys; print('%.3f' % statistics.median(float(l.split()[int(sys.argv[2])]) for l in open(sys.argv[1]) if l.strip()))" "$1" "$2"
-}
 names=("small JSON" "64 KiB file" "10 MiB file")
 for column in 0 1 2; do
     what="${names[$column]}"
     app_ms="$(column_median "$WORK/latency-app.txt" "$column")"
     http_ms="$(column_median "$WORK/latency-http.txt" "$column")"
     echo "(c) $what: app:// ${app_ms} ms, http:// (nginx) ${http_ms} ms: app:// / http:// = $(ratio "$app_ms" "$http_ms") (target < 1)"
+done
+fi
+
+# (d) Media: ms from src to loadedmetadata, and from currentTime = 5 to seeked, per new <video>.
+MEDIA_JS='(async () => {
+  const once = (element, name) => new Promise((resolve, reject) => {
+    element.addEventListener(name, resolve, { once: true });
+    element.addEventListener("error", () => reject(new Error("media error " + element.error?.code)), { once: true });
+  });
+  const sample = async (n) => {
+    const video = document.createElement("video");
+    video.muted = true;
+    video.preload = "auto";
+    document.body.append(video);
+    let start = performance.now();
+    const metadata = once(video, "loadedmetadata");
+    video.src = "clip.webm?n=" + n + "-" + Math.random();
+    await metadata;
+    const toMetadata = performance.now() - start;
+    start = performance.now();
+    const seeked = once(video, "seeked");
+    video.currentTime = 5;
+    await seeked;
+    const toSeeked = performance.now() - start;
+    video.removeAttribute("src");
+    video.load();
+    video.remove();
+    return [toMetadata, toSeeked];
+  };
+  await sample(0);
+  const samples = [];
+  for (let i = 1; i <= 5; i++) samples.push(await sample(i));
+  return samples;
+})()'
+media() {
+    local name="$1"
+    shift
+    xvfb-run -a "$RENDER" "$WORK/media" "$@" --json --eval "$MEDIA_JS" --timeout 120 2>/dev/null | tail -1 \
+        | python3 -c "import json, sys; [print('%.3f %.3f' % tuple(s)) for s in json.loads(json.load(sys.stdin)['eval'])]" \
+            >>"$WORK/media-$name.txt"
+}
+[[ "$SECTIONS" == *d* ]] || exit 0
+echo "== media (${MEDIA_ROUNDS:-3} rounds x 5 samples; ms)"
+for _ in $(seq "${MEDIA_ROUNDS:-3}"); do
+    media app --cache revalidate
+    media http --url "http://127.0.0.1:$PORT/media/index.html"
+done
+names=("src to loadedmetadata" "currentTime to seeked")
+for column in 0 1; do
+    what="${names[$column]}"
+    app_ms="$(column_median "$WORK/media-app.txt" "$column")"
+    http_ms="$(column_median "$WORK/media-http.txt" "$column")"
+    echo "(d) $what: app:// ${app_ms} ms, http:// (nginx) ${http_ms} ms: app:// / http:// = $(ratio "$app_ms" "$http_ms") (target <= 1.2)"
 done
