@@ -24,6 +24,7 @@ let fuzzers: [(String, [String])] = [
     ("FuzzSniffer", ["SchemeKit"]),
     ("FuzzSafePath", ["SchemeKit"]),
     ("FuzzZip", ["SchemeKit", "SchemeKitPackages"]),
+    ("FuzzHAR", ["SchemeKit", "SchemeKitTesting"]),
 ]
 
 let package = Package(

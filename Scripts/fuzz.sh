@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 seconds=${1:-60}
 shift || true
-all=(FuzzURL FuzzRequestParts FuzzRange FuzzConditional FuzzMediaType FuzzSniffer FuzzSafePath FuzzZip)
+all=(FuzzURL FuzzRequestParts FuzzRange FuzzConditional FuzzMediaType FuzzSniffer FuzzSafePath FuzzZip FuzzHAR)
 targets=("$@")
 ((${#targets[@]})) || targets=("${all[@]}")
 
@@ -49,6 +49,7 @@ options() {
     FuzzRange | FuzzConditional | FuzzMediaType) echo "-max_len=1024 -malloc_limit_mb=256" ;;
     FuzzSniffer) echo "-max_len=4096 -malloc_limit_mb=256" ;;
     FuzzZip) echo "-max_len=65536 -malloc_limit_mb=512" ;;
+    FuzzHAR) echo "-max_len=65536 -malloc_limit_mb=512" ;;
     *) echo "unknown target $1" >&2; exit 2 ;;
     esac
 }
