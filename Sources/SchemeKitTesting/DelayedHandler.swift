@@ -7,8 +7,8 @@ public import SchemeKit
 /// during the wait cancels it: the wrapped handler never runs.
 ///
 /// A thin use of ``ShapedHandler`` with a ``NetworkLatency/fixed(_:)`` latency; for a latency drawn
-/// from a distribution, or a clock the compiler knows statically, use
-/// ``SchemeHandler/delayed(by:clock:)-(NetworkLatency,_)`` or ``SchemeHandler/shaped(_:clock:)``.
+/// from a distribution, or a clock the compiler knows statically, use `delayed(by:clock:)` with a
+/// ``NetworkLatency``, or ``SchemeHandler/shaped(_:clock:)``.
 ///
 /// ```swift
 /// let slow = DelayedHandler(StaticHandler("late"), delay: .milliseconds(200))

@@ -11,7 +11,7 @@ extension SchemeHandler {
     }
 
     /// This handler, starting after `delay` on `clock`; see ``DelayedHandler`` (for a latency
-    /// drawn from a distribution, see ``delayed(by:clock:)-(NetworkLatency,_)``).
+    /// drawn from a distribution, pass a ``NetworkLatency`` instead of a `Duration`).
     ///
     /// - Parameters:
     ///   - delay: The wait before the handler runs.

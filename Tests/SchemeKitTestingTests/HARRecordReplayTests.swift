@@ -120,6 +120,22 @@ struct HARRecordReplayTests {
         #expect(try await offline.run("app://localhost/b").bodyString == "live /b")
     }
 
+    @Test func aRecorderCanAppendToAnExistingFile() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let harFile = directory.appending("append.har")
+        let first = HARRecorder(StaticHandler("one"), to: harFile)
+        try first.write()
+        #expect(try HARArchive(contentsOf: harFile).entries.isEmpty)
+        _ = try await ScriptedEngine(serving: first).run("app://localhost/1")
+        let second = try HARRecorder(StaticHandler("two"), appendingTo: harFile)
+        _ = try await ScriptedEngine(serving: second).run("app://localhost/2")
+        let archive = try HARArchive(contentsOf: harFile)
+        #expect(archive.entries.map(\.request.url) == ["app://localhost/1", "app://localhost/2"])
+        #expect(archive.entries.map(\.response.content.text) == ["one", "two"])
+        #expect(directory.fileNames == ["append.har"])  // no temporary file left behind
+    }
+
     @Test func aFiftyMebibyteBodyIsStoredBesideTheHARFile() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -33,7 +33,9 @@ struct FuzzHAR {
         } catch {
             Fuzzer.fail("the encoded archive does not read back: \(error)")
         }
-        require(reread == archive, "read(encode(read(x))) != read(x): \(String(decoding: encoded.prefix(300), as: UTF8.self))")
+        require(
+            reread == archive,
+            "read(encode(read(x))) != read(x): \(String(decoding: encoded.prefix(300), as: UTF8.self))")
         require(reread.encoded() == encoded, "encoding is not stable")
 
         for entry in archive.entries.prefix(16) {
