@@ -25,6 +25,7 @@ let fuzzers: [(String, [String])] = [
     ("FuzzSafePath", ["SchemeKit"]),
     ("FuzzZip", ["SchemeKit", "SchemeKitPackages"]),
     ("FuzzCDP", ["SchemeKitChromium"]),
+    ("FuzzHAR", ["SchemeKit", "SchemeKitTesting"]),
 ]
 
 let package = Package(

@@ -112,3 +112,34 @@ def zips():
 
 for data in zips():
     put("FuzzZip", data)
+
+def har_seeds():
+    """HAR files: Chromium's DevTools export (the test fixture), SchemeKit's own shape, and broken ones."""
+    fixture = os.path.join(HERE, "..", "Tests", "Fixtures", "HAR", "chromium-devtools.har")
+    with open(fixture, "rb") as f:
+        chromium = f.read()
+    yield chromium
+    yield chromium[: len(chromium) // 2]            # truncated inside an entry
+    entry = lambda url, text, extra="": (
+        '{"startedDateTime":"2024-05-01T12:00:00.000Z","time":1.5,'
+        f'"request":{{"method":"GET","url":"{url}","httpVersion":"HTTP/1.1","cookies":[],'
+        '"headers":[{"name":"Range","value":"bytes=0-1"}],"queryString":[],"headersSize":-1,"bodySize":0},'
+        f'"response":{{"status":200,"statusText":"OK","httpVersion":"HTTP/1.1","cookies":[],"headers":[],'
+        f'"content":{{"size":5,"mimeType":"text/plain",{text}}},"redirectURL":"","headersSize":-1,"bodySize":5}},'
+        f'"timings":{{"blocked":-1,"dns":-1,"connect":-1,"send":0,"wait":1,"receive":0.5,"ssl":-1}}{extra}}}')
+    log = lambda entries: '{"log":{"version":"1.2","creator":{"name":"SchemeKit","version":"0.1.0"},"entries":[' + \
+        ",".join(entries) + "]}}"
+    yield log([entry("app://localhost/a?b=2&a=1", '"text":"hello"')])
+    yield log([entry("https://x/img.png", '"text":"aGVsbG8=","encoding":"base64"', ',"_resourceType":"image"'),
+               entry("https://x/big.bin", '"_file":"0123456789abcdef-5.bin"')])
+    yield log([entry("https://x/\\u00e9\\ud83d\\ude00", '"text":"\\ud800 \\"q\\" \\n"', ',"_x":[1e3,-0.5,null,true,{}]')])
+    yield '{"log":{"entries":[{"request":{"method":"POST","url":"https://x/f","postData":{"mimeType":' \
+          '"application/x-www-form-urlencoded","params":[{"name":"a","value":"1"}]}},"response":{"status":0,' \
+          '"content":{"size":0,"mimeType":"x-unknown"},"_error":"net::ERR_FAILED"}}]}}'
+    yield '{"log":{"entries":[{"request":{"method":"GET","url":"https://a/"},"response":{"status":"200"}}]}}'
+    yield "\ufeff" + '{"log":{"entries":[]}}'
+    yield "[" * 600
+    yield '{"log":{"entries":[1e999]}}'
+
+for data in har_seeds():
+    put("FuzzHAR", data)

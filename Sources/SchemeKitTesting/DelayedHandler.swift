@@ -6,6 +6,10 @@ public import SchemeKit
 /// The wait uses an injectable clock, so tests can use ``ImmediateClock`` and never sleep. A stop
 /// during the wait cancels it: the wrapped handler never runs.
 ///
+/// A thin use of ``ShapedHandler`` with a ``NetworkLatency/fixed(_:)`` latency; for a latency drawn
+/// from a distribution, or a clock the compiler knows statically, use `delayed(by:clock:)` with a
+/// ``NetworkLatency``, or ``SchemeHandler/shaped(_:clock:)``.
+///
 /// ```swift
 /// let slow = DelayedHandler(StaticHandler("late"), delay: .milliseconds(200))
 /// let result = try await ScriptedEngine(serving: slow).run("app://localhost/", stoppingAt: .beforeHead)
@@ -41,7 +45,14 @@ public struct DelayedHandler<Wrapped: SchemeHandler>: SchemeHandler {
     /// - Throws: `CancellationError` when the task is stopped during the wait.
     public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome
     {
-        try await clock.sleep(for: delay)
-        return try await wrapped.handle(request, writer: writer)
+        try await Self.handle(request, writer: writer, wrapped: wrapped, delay: delay, clock: clock)
+    }
+
+    /// Opens the clock's existential, so the shaped handler is specialised for its concrete type.
+    private static func handle<C: Clock<Duration>>(
+        _ request: SchemeRequest, writer: some SchemeResponseWriter, wrapped: Wrapped, delay: Duration, clock: C
+    ) async throws -> SchemeHandlerOutcome {
+        try await ShapedHandler(wrapped, conditions: NetworkConditions(latency: .fixed(delay)), clock: clock)
+            .handle(request, writer: writer)
     }
 }

@@ -3,7 +3,7 @@ import Synchronization
 
 /// A clock whose sleeps return at once, advancing its time and recording each requested sleep.
 ///
-/// Inject it into ``DelayedHandler`` and ``ThrottledHandler`` (or your own clock-generic code)
+/// Inject it into ``ShapedHandler``, ``DelayedHandler`` and ``ThrottledHandler`` (or your own clock-generic code)
 /// to test pacing without waiting and without timing assertions:
 ///
 /// ```swift

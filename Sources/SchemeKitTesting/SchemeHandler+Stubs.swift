@@ -10,7 +10,8 @@ extension SchemeHandler {
         StubHandler(matching: matcher, self)
     }
 
-    /// This handler, starting after `delay` on `clock`; see ``DelayedHandler``.
+    /// This handler, starting after `delay` on `clock`; see ``DelayedHandler`` (for a latency
+    /// drawn from a distribution, pass a ``NetworkLatency`` instead of a `Duration`).
     ///
     /// - Parameters:
     ///   - delay: The wait before the handler runs.
@@ -19,7 +20,8 @@ extension SchemeHandler {
         DelayedHandler(self, delay: delay, clock: clock)
     }
 
-    /// This handler, with its body paced to `bytesPerSecond`; see ``ThrottledHandler``.
+    /// This handler, with its body paced to `bytesPerSecond`; see ``ThrottledHandler`` (and
+    /// ``shaped(_:clock:)`` for latency, bandwidth and failure together).
     ///
     /// - Parameters:
     ///   - bytesPerSecond: The bandwidth.

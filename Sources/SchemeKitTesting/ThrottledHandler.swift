@@ -1,12 +1,14 @@
-import Foundation
 public import SchemeKit
 
 /// Limits the wrapped handler's body to a bandwidth in bytes per second: a slow network.
 ///
-/// Every body write of the wrapped handler is split into chunks of ``chunkSize`` bytes; after
-/// each chunk the handler sleeps `chunk.count / bytesPerSecond` seconds on ``clock``, so a body
-/// of `n` bytes takes `n / bytesPerSecond` seconds in all. Use ``ImmediateClock`` to test the
+/// Every body write of the wrapped handler is split into chunks of ``chunkSize`` bytes; each chunk
+/// is written once its transmission time (`chunk.count / bytesPerSecond`) has passed on
+/// ``clock``, so a body of `n` bytes takes `n / bytesPerSecond` seconds in all. Use ``ImmediateClock`` to test the
 /// pacing without waiting. A stop during a sleep cancels it.
+///
+/// A thin use of ``ShapedHandler`` with ``NetworkConditions/bytesPerSecond`` and
+/// ``NetworkConditions/chunkSize`` set (see there for how the pacing works).
 ///
 /// ```swift
 /// let clock = ImmediateClock()
@@ -52,29 +54,19 @@ public struct ThrottledHandler<Wrapped: SchemeHandler>: SchemeHandler {
     /// Calls the wrapped handler with a writer that paces its body.
     public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome
     {
-        try await wrapped.handle(request, writer: ThrottledWriter(base: writer, throttle: self))
+        try await Self.handle(request, writer: writer, wrapped: wrapped, conditions: conditions, clock: clock)
     }
 
-    /// How long `count` bytes take at ``bytesPerSecond``.
-    func duration(of count: Int) -> Duration {
-        let nanoseconds = Int64(count) * 1_000_000_000 / Int64(bytesPerSecond)
-        return .nanoseconds(nanoseconds)
-    }
-}
-
-/// The writer behind ``ThrottledHandler``: chunks and paces body writes, passes the rest through.
-struct ThrottledWriter<Base: SchemeResponseWriter, Wrapped: SchemeHandler>: SchemeForwardingWriter {
-    let base: Base
-    let throttle: ThrottledHandler<Wrapped>
-
-    func write(_ body: SchemeBody) async throws {
-        var offset = 0
-        while offset < body.count {
-            let end = min(offset + throttle.chunkSize, body.count)
-            try await base.write(body.slice(offset..<end))
-            try await throttle.clock.sleep(for: throttle.duration(of: end - offset))
-            offset = end
-        }
+    /// The conditions this handler stands for.
+    var conditions: NetworkConditions {
+        NetworkConditions(bytesPerSecond: bytesPerSecond, chunkSize: chunkSize)
     }
 
+    /// Opens the clock's existential, so the shaped handler is specialised for its concrete type.
+    private static func handle<C: Clock<Duration>>(
+        _ request: SchemeRequest, writer: some SchemeResponseWriter, wrapped: Wrapped, conditions: NetworkConditions,
+        clock: C
+    ) async throws -> SchemeHandlerOutcome {
+        try await ShapedHandler(wrapped, conditions: conditions, clock: clock).handle(request, writer: writer)
+    }
 }

@@ -3,6 +3,7 @@
     import ArgumentParser
     import Foundation
     import Logging
+    import SchemeKit
     import SchemeKitPackages
     import SchemeServe
 
@@ -72,6 +73,13 @@
             name: .customLong("allowed-host"), help: "Also answer this Host name (repeatable; *.name for subdomains).")
         var allowedHosts: [String] = []
 
+        @Option(
+            name: .customLong("header"),
+            help: ArgumentHelp(
+                "Set a response header on paths matching a glob (repeatable): 'PATTERN: Name: value', such as '/**: Cross-Origin-Opener-Policy: same-origin' or '/*.js: Cache-Control: max-age=60'; an empty value removes the header.",
+                valueName: "rule"))
+        var headers: [String] = []
+
         @Flag(help: "Serve dotfiles and dot-directories (.env, .git/). Default: 404.")
         var dotfiles = false
 
@@ -134,6 +142,22 @@
             for origin in cors where origin == "*" || !(origin.hasPrefix("http://") || origin.hasPrefix("https://")) {
                 throw ValidationError("invalid --cors '\(origin)': give an exact origin such as https://app.example")
             }
+            _ = try headerRules()
+        }
+
+        /// The `--header` rules, parsed.
+        ///
+        /// - Throws: `ValidationError` naming the first rule that does not parse and why.
+        func headerRules() throws -> [HeaderRule] {
+            try headers.map { text in
+                do throws(HeaderRuleSyntaxError) {
+                    return try HeaderRule(parsing: text)
+                } catch {
+                    throw ValidationError(
+                        "invalid --header '\(text)': \(error.description); give 'PATTERN: Name: value' such as '/**: Cross-Origin-Opener-Policy: same-origin'"
+                    )
+                }
+            }
         }
 
         /// `port` as a number, when it is one from 0 to 65535.
@@ -175,6 +199,7 @@
             configuration.watch = watch
             configuration.gzip = !noGzip
             configuration.eventLoopCount = eventLoops
+            configuration.headerRules = try headerRules()
 
             let server = try SchemeServer(
                 configuration: configuration,

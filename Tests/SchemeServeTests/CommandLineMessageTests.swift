@@ -132,6 +132,18 @@
                 "invalid --port '\(port)': give a TCP port from 0 to 65535 (0 picks a free one)")
         }
 
+        @Test(arguments: [
+            ("/**", "expected PATTERN: Name: value"),
+            ("**: Cache-Control: no-store", "the path pattern '**' must start with / (braces balanced, not nested)"),
+            ("/**: Cache Control: no-store", "'Cache Control' is not a header field name"),
+        ])
+        func aBadHeaderRuleSaysWhatARuleIs(rule: String, reason: String) throws {
+            try Self.expectOneLine(
+                [Self.sampleApp, "--header", "/**: Cross-Origin-Opener-Policy: same-origin", "--header", rule],
+                "invalid --header '\(rule)': \(reason); give 'PATTERN: Name: value' such as '/**: Cross-Origin-Opener-Policy: same-origin'"
+            )
+        }
+
         @Test func aFallbackThatIsNotAnOriginAsksForAnHTTPOrigin() throws {
             for fallback in ["not-a-url", "ftp://files.example", "https://"] {
                 try Self.expectOneLine(

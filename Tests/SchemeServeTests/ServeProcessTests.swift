@@ -54,7 +54,7 @@
             for flag in [
                 "--scheme", "--app-host", "--bind", "--port", "--fallback", "--spa", "--image-cache", "--cors",
                 "--allowed-host",
-                "--dotfiles", "--list", "--watch", "--log-format",
+                "--dotfiles", "--list", "--watch", "--log-format", "--header",
             ] {
                 #expect(stdout.contains(flag), "\(flag)")
             }

@@ -1,18 +1,30 @@
 import Foundation
 
 /// FNV-1a hashing (http://www.isthe.com/chongo/tech/comp/fnv/), used by ``DiskStorage`` for
-/// entry file names and checksums. Not cryptographic: it detects torn and corrupted files, it
-/// does not resist an attacker who can write the cache directory.
-enum FNV1a {
+/// entry file names and checksums, and by SchemeKitTesting's HAR recorder for the names of body
+/// files. Not cryptographic: it detects torn and corrupted files, it does not resist an attacker
+/// who can write the cache directory; callers that name files by it compare bytes on a collision.
+package enum FNV1a {
     /// The 64-bit FNV offset basis.
-    static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
+    package static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
     /// The 64-bit FNV prime.
-    static let prime: UInt64 = 0x0000_0100_0000_01b3
+    package static let prime: UInt64 = 0x0000_0100_0000_01b3
     /// A second, arbitrary offset basis for the high half of ``hash128(_:)``.
     static let secondBasis: UInt64 = 0x6c62_272e_07bb_0142
 
     /// Standard FNV-1a 64 over `bytes`, starting from `basis`.
     static func hash64(_ bytes: some Sequence<UInt8>, basis: UInt64 = offsetBasis) -> UInt64 {
+        var hash = basis
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* prime
+        }
+        return hash
+    }
+
+    /// Standard FNV-1a 64 over raw bytes, starting from `basis`. Incremental: hashing a stream
+    /// chunk by chunk, each chunk's result the next one's basis, gives the hash of the whole.
+    package static func hash64(_ bytes: UnsafeRawBufferPointer, basis: UInt64 = offsetBasis) -> UInt64 {
         var hash = basis
         for byte in bytes {
             hash ^= UInt64(byte)
@@ -51,7 +63,8 @@ enum FNV1a {
         }
     }
 
-    private static func hex(_ value: UInt64) -> String {
+    /// `value` as 16 lowercase hexadecimal digits.
+    package static func hex(_ value: UInt64) -> String {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
     }

@@ -1,6 +1,7 @@
 // Built with the package trait `Server` (on by default); without it the module is empty.
 #if Server
     public import Foundation
+    public import SchemeKit
 
     /// Everything `schemeserve` needs to serve a directory through a scheme: what to serve, where
     /// to listen, and which security defaults to relax.
@@ -70,6 +71,11 @@
         /// How many event loops (threads) accept and answer connections, or `nil` for one per
         /// core (SwiftNIO's shared group). Default: `nil`.
         public var eventLoopCount: Int?
+        /// Response headers set or removed by path (`--header 'PATTERN: Name: value'`), applied in
+        /// order to every response the handler chain writes (a later rule for the same field wins).
+        /// The server's own security headers (`Cross-Origin-Resource-Policy`, `nosniff`, CORS) are
+        /// set after them. Default: none.
+        public var headerRules: [HeaderRule]
 
         /// Creates a configuration with the safe defaults.
         ///
@@ -95,6 +101,7 @@
             self.smallFileCacheLimit = 64 << 10
             self.smallFileCacheCapacity = 32 << 20
             self.eventLoopCount = nil
+            self.headerRules = []
         }
 
         /// Whether ``bindAddress`` is a loopback address (`127.0.0.0/8`, `::1`, `localhost`).

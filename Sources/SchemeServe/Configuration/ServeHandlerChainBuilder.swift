@@ -14,7 +14,8 @@
     /// (``ServeConfiguration/smallFileCacheLimit``), listings (with `list`) and traversal safety, all
     /// through one path decoder and one resolver. The image cache is present with an image-cache
     /// directory, the network with a fallback origin. The resource handlers themselves come from
-    /// ``ServeHandlerFactories``.
+    /// ``ServeHandlerFactories``. With ``ServeConfiguration/headerRules``, the whole chain is wrapped
+    /// in a `HeaderPolicyHandler` (the built chain then holds that one handler).
     public struct ServeHandlerChainBuilder: Sendable {
         /// The configuration to build from.
         public var configuration: ServeConfiguration
@@ -72,7 +73,9 @@
                 remote = try imageCache(directory, remote)
             }
             if let remote { handlers.append(remote) }
-            return SchemeHandlerChain(handlers)
+            guard !configuration.headerRules.isEmpty else { return SchemeHandlerChain(handlers) }
+            return SchemeHandlerChain(
+                SchemeHandlerChain(handlers).headerPolicy(HeaderPolicy(configuration.headerRules)))
         }
 
         /// Builds a registry with the chain registered for the configuration's scheme and host.

@@ -1,0 +1,54 @@
+import Foundation
+import FuzzSupport
+import SchemeKit
+import SchemeKitTesting
+
+/// The HAR reader (`HARArchive(data:)`: the JSON reader and the model), the writer, and replay's
+/// preparation and matching of what was read.
+///
+/// Properties: reading never traps — a typed `HARError` or an archive; for any `x` that reads,
+/// `read(encode(read(x))) == read(x)` and encoding is then stable; preparing the archive for
+/// replay gives a handler or a typed `HARError` (body files cannot be found without a directory);
+/// every entry's own request can be matched without a trap.
+@main
+struct FuzzHAR {
+    static func main() {
+        Fuzzer.run { buffer in
+            check(Data(buffer))
+        }
+    }
+
+    static func check(_ data: Data) {
+        let archive: HARArchive
+        do throws(HARError) {
+            archive = try HARArchive(data: data)
+        } catch {
+            _ = error.description
+            return
+        }
+        let encoded = archive.encoded()
+        let reread: HARArchive
+        do throws(HARError) {
+            reread = try HARArchive(data: encoded)
+        } catch {
+            Fuzzer.fail("the encoded archive does not read back: \(error)")
+        }
+        require(
+            reread == archive,
+            "read(encode(read(x))) != read(x): \(String(decoding: encoded.prefix(300), as: UTF8.self))")
+        require(reread.encoded() == encoded, "encoding is not stable")
+
+        for entry in archive.entries.prefix(16) {
+            _ = try? entry.response.content.body(besides: nil)
+            _ = try? entry.request.postData?.body(besides: nil)
+        }
+        guard let replay = try? HARReplayHandler(archive: archive) else { return }
+        for entry in archive.entries.prefix(16) {
+            guard let method = HTTPRequest.Method(entry.request.method),
+                let request = try? SchemeRequest(entry.request.url, method: method)
+            else { continue }
+            let body = try? entry.request.postData?.body(besides: nil)
+            _ = replay.entry(for: request, body: body)
+        }
+    }
+}

@@ -1,0 +1,39 @@
+/// The body of a HAR response (`content`).
+///
+/// The body is ``text`` (decoded: HAR bodies carry no content coding), base64 when ``encoding``
+/// is `"base64"`, or a file beside the HAR file named by ``file`` (`_file`, as Playwright writes
+/// it). Browsers often leave ``text`` out (bodies they did not keep); such an entry replays with
+/// an empty body.
+public struct HARContent: Sendable, Hashable {
+    /// The body's length in bytes as recorded (`-1` or `0` when unknown).
+    public var size: Int
+    /// Bytes saved by compression, or `nil`.
+    public var compression: Int?
+    /// The body's `Content-Type` (`x-unknown` when the browser did not know it).
+    public var mimeType: String
+    /// The body, as text or base64, or `nil`.
+    public var text: String?
+    /// `"base64"` when ``text`` is base64, or `nil`.
+    public var encoding: String?
+    /// The name of a file beside the HAR file holding the body (field `_file`), or `nil`.
+    public var file: String?
+    /// A comment, or `nil`.
+    public var comment: String?
+    /// Fields whose names start with `_` and are not modelled above.
+    public var custom: [String: HARValue]
+
+    /// Creates a response body.
+    public init(
+        size: Int, compression: Int? = nil, mimeType: String, text: String? = nil, encoding: String? = nil,
+        file: String? = nil, comment: String? = nil, custom: [String: HARValue] = [:]
+    ) {
+        self.size = size
+        self.compression = compression
+        self.mimeType = mimeType
+        self.text = text
+        self.encoding = encoding
+        self.file = file
+        self.comment = comment
+        self.custom = custom
+    }
+}

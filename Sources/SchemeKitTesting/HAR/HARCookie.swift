@@ -1,0 +1,38 @@
+/// A cookie of a HAR request (`Cookie`) or response (`Set-Cookie`). Informational: replay sends
+/// the recorded `Set-Cookie` headers, not these.
+public struct HARCookie: Sendable, Hashable {
+    /// The name.
+    public var name: String
+    /// The value.
+    public var value: String
+    /// The path, or `nil`.
+    public var path: String?
+    /// The domain, or `nil`.
+    public var domain: String?
+    /// The expiry as written (ISO 8601 in HAR 1.2), or `nil`.
+    public var expires: String?
+    /// Whether the cookie is HTTP-only, or `nil` when not recorded.
+    public var httpOnly: Bool?
+    /// Whether the cookie is secure-only, or `nil` when not recorded.
+    public var secure: Bool?
+    /// `SameSite` (`Strict`, `Lax`, `None`) as Chromium records it, or `nil`.
+    public var sameSite: String?
+    /// A comment, or `nil`.
+    public var comment: String?
+
+    /// Creates a cookie.
+    public init(
+        name: String, value: String, path: String? = nil, domain: String? = nil, expires: String? = nil,
+        httpOnly: Bool? = nil, secure: Bool? = nil, sameSite: String? = nil, comment: String? = nil
+    ) {
+        self.name = name
+        self.value = value
+        self.path = path
+        self.domain = domain
+        self.expires = expires
+        self.httpOnly = httpOnly
+        self.secure = secure
+        self.sameSite = sameSite
+        self.comment = comment
+    }
+}

@@ -1,0 +1,19 @@
+/// The application that wrote a HAR file (`creator`), or the browser it recorded (`browser`).
+public struct HARCreator: Sendable, Hashable {
+    /// The name, such as `SchemeKit` or `WebInspector`.
+    public var name: String
+    /// The version.
+    public var version: String
+    /// A comment, or `nil`.
+    public var comment: String?
+
+    /// Creates a creator.
+    public init(name: String, version: String, comment: String? = nil) {
+        self.name = name
+        self.version = version
+        self.comment = comment
+    }
+
+    /// SchemeKit, what ``HARRecorder`` writes.
+    public static let schemeKit = HARCreator(name: "SchemeKit", version: "0.1.0")
+}

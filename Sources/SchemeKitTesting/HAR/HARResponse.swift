@@ -1,0 +1,52 @@
+/// The response of a HAR entry.
+///
+/// A status below 100 (Chromium writes 0, with `_error`, for a request that failed in the
+/// network) replays as a task failure.
+public struct HARResponse: Sendable, Hashable {
+    /// The status code.
+    public var status: Int
+    /// The reason phrase (often empty for HTTP/2).
+    public var statusText: String
+    /// The protocol, such as `HTTP/1.1` or `h2`.
+    public var httpVersion: String
+    /// The cookies set.
+    public var cookies: [HARCookie]
+    /// The header fields, in order, duplicates kept.
+    public var headers: [HARNameValue]
+    /// The body.
+    public var content: HARContent
+    /// The `Location` of a redirect, or an empty string.
+    public var redirectURL: String
+    /// The head's size in bytes, `-1` when unknown.
+    public var headersSize: Int
+    /// The body's size on the wire, `-1` when unknown.
+    public var bodySize: Int
+    /// A comment, or `nil`.
+    public var comment: String?
+    /// Fields whose names start with `_` (Chromium's `_transferSize`, `_error` …).
+    public var custom: [String: HARValue]
+
+    /// Creates a response.
+    public init(
+        status: Int, statusText: String = "", httpVersion: String = "HTTP/1.1", cookies: [HARCookie] = [],
+        headers: [HARNameValue] = [], content: HARContent, redirectURL: String = "", headersSize: Int = -1,
+        bodySize: Int = -1, comment: String? = nil, custom: [String: HARValue] = [:]
+    ) {
+        self.status = status
+        self.statusText = statusText
+        self.httpVersion = httpVersion
+        self.cookies = cookies
+        self.headers = headers
+        self.content = content
+        self.redirectURL = redirectURL
+        self.headersSize = headersSize
+        self.bodySize = bodySize
+        self.comment = comment
+        self.custom = custom
+    }
+
+    /// Chromium's `_transferSize`: bytes received on the wire, head included, or `nil`.
+    public var transferSize: Int? {
+        custom["_transferSize"]?.numberValue.flatMap { Int(exactly: $0) }
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import SchemeKit
+
+/// A HAR file being recorded into and replayed from: the archive, its entries prepared for
+/// replay, and the file written atomically after every recorded exchange.
+///
+/// Shared by a ``HARRecorder`` and, in update mode, the ``HARReplayHandler`` whose misses it
+/// records: an entry recorded by one request is replayed to the next.
+final class HARStore: Sendable {
+    struct State {
+        var archive: HARArchive
+        var entries: [HARReplayEntry]
+        var recorded = 0
+        var skipped = 0
+        var lastError: HARError?
+    }
+
+    /// The HAR file, or `nil` for an archive that lives in memory only (replay only).
+    let fileURL: URL?
+    /// The directory body files go to and are read from, or `nil`.
+    let directory: URL?
+    private let state: Locked<State>
+
+    /// A store for `fileURL` starting from `archive` (whose entries are prepared for replay).
+    ///
+    /// - Throws: ``HARError`` naming an entry whose body cannot be resolved.
+    convenience init(fileURL: URL, archive: HARArchive) throws(HARError) {
+        let directory = fileURL.deletingLastPathComponent()
+        self.init(
+            fileURL: fileURL, directory: directory, archive: archive,
+            entries: try Self.prepare(archive, directory: directory))
+    }
+
+    /// A store for `fileURL` starting with no entries (the file is written at the first one).
+    convenience init(emptyAt fileURL: URL, creator: HARCreator) {
+        self.init(
+            fileURL: fileURL, directory: fileURL.deletingLastPathComponent(),
+            archive: HARArchive(log: HARLog(creator: creator)), entries: [])
+    }
+
+    /// A store for an archive read from elsewhere: nothing is written; body files are looked up in
+    /// `directory` (none without one).
+    convenience init(archive: HARArchive, directory: URL?) throws(HARError) {
+        self.init(
+            fileURL: nil, directory: directory, archive: archive,
+            entries: try Self.prepare(archive, directory: directory))
+    }
+
+    private init(fileURL: URL?, directory: URL?, archive: HARArchive, entries: [HARReplayEntry]) {
+        self.fileURL = fileURL
+        self.directory = directory
+        state = Locked(State(archive: archive, entries: entries))
+    }
+
+    private static func prepare(_ archive: HARArchive, directory: URL?) throws(HARError) -> [HARReplayEntry] {
+        var entries: [HARReplayEntry] = []
+        entries.reserveCapacity(archive.entries.count)
+        for (index, entry) in archive.entries.enumerated() {
+            entries.append(try HARReplayEntry(entry, index: index, directory: directory))
+        }
+        return entries
+    }
+
+    var archive: HARArchive { state.withLock { $0.archive } }
+    var entries: [HARReplayEntry] { state.withLock { $0.entries } }
+    var recorded: Int { state.withLock { $0.recorded } }
+    var skipped: Int { state.withLock { $0.skipped } }
+    var lastError: HARError? { state.withLock { $0.lastError } }
+
+    /// Appends `entry` and rewrites the HAR file atomically, under the store's lock, so entries
+    /// recorded concurrently are all in the file, in the order they completed.
+    func append(_ entry: HAREntry) {
+        state.withLock { state in
+            do throws(HARError) {
+                let index = state.archive.entries.count
+                let prepared = try HARReplayEntry(entry, index: index, directory: directory)
+                state.archive.entries.append(entry)
+                state.entries.append(prepared)
+                if let fileURL { try state.archive.write(to: fileURL) }
+                state.recorded += 1
+            } catch {
+                state.lastError = error
+            }
+        }
+    }
+
+    /// Counts an exchange that was not recorded (stopped, failed, encoded), and why when it is an error.
+    func skip(_ error: HARError? = nil) {
+        state.withLock { state in
+            state.skipped += 1
+            if let error { state.lastError = error }
+        }
+    }
+
+    /// Writes the archive as it is now (an empty archive, when nothing was recorded yet).
+    func write() throws(HARError) {
+        guard let fileURL else { return }
+        try state.withLock { state throws(HARError) in try state.archive.write(to: fileURL) }
+    }
+}

@@ -1,0 +1,38 @@
+/// How long each phase of a HAR entry took, in milliseconds; `-1` where a phase does not apply
+/// (as browsers write for a reused connection's `dns` and `connect`).
+public struct HARTimings: Sendable, Hashable {
+    /// Time in a queue before the request went out, or `nil`.
+    public var blocked: Double?
+    /// DNS resolution, or `nil`.
+    public var dns: Double?
+    /// Connecting (TLS included), or `nil`.
+    public var connect: Double?
+    /// Sending the request.
+    public var send: Double
+    /// Waiting for the response head.
+    public var wait: Double
+    /// Receiving the body.
+    public var receive: Double
+    /// The TLS handshake, or `nil`.
+    public var ssl: Double?
+    /// A comment, or `nil`.
+    public var comment: String?
+    /// Fields whose names start with `_` (Chromium's `_blocked_queueing`, `_workerStart` …).
+    public var custom: [String: HARValue]
+
+    /// Creates timings.
+    public init(
+        blocked: Double? = nil, dns: Double? = nil, connect: Double? = nil, send: Double = 0, wait: Double = 0,
+        receive: Double = 0, ssl: Double? = nil, comment: String? = nil, custom: [String: HARValue] = [:]
+    ) {
+        self.blocked = blocked
+        self.dns = dns
+        self.connect = connect
+        self.send = send
+        self.wait = wait
+        self.receive = receive
+        self.ssl = ssl
+        self.comment = comment
+        self.custom = custom
+    }
+}
