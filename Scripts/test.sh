@@ -58,9 +58,9 @@ engines="SchemeKitWebKitGTKTests|SchemeKitChromiumTests|HeadlessRenderTests"
 run_suite core --skip Stress --skip SchemeServeTests --skip "Network|Preload" --skip BoundedMemoryTests --skip "$engines"
 run_suite network --filter "Network|Preload"
 # 1 GiB through the network fallback, a claimed preload and the callback adapter: peak RSS growth.
-SCHEMEKIT_MEMORY_TEST_BYTES=1073741824 run_suite memory --filter BoundedMemoryTests
+SCHEMEKIT_ISOLATED=1 SCHEMEKIT_MEMORY_TEST_BYTES=1073741824 run_suite memory --filter BoundedMemoryTests
 run_suite serve --filter SchemeServeTests
-run_suite stress --filter Stress
+SCHEMEKIT_ISOLATED=1 SCHEMEKIT_STRESS_TASKS=100000 run_suite stress --filter Stress
 
 # --- 4. The real engines ---------------------------------------------------------------------
 # Headless Chromium over the DevTools pipe (trait `Chromium`), one Chromium at a time.
@@ -83,7 +83,7 @@ fi
 # --- 5. Stress test under the thread sanitizer -----------------------------------------------
 if [ "${SCHEMEKIT_SKIP_TSAN:-0}" != 1 ]; then
     log "swift test --sanitize=thread --filter Stress"
-    swift test --scratch-path .build-tsan --sanitize=thread --filter Stress 2>&1 | tee /tmp/schemekit-tsan.log
+    SCHEMEKIT_ISOLATED=1 SCHEMEKIT_STRESS_TASKS=100000 swift test --scratch-path .build-tsan --sanitize=thread --filter Stress 2>&1 | tee /tmp/schemekit-tsan.log
     if grep -q "ThreadSanitizer" /tmp/schemekit-tsan.log; then
         echo "ThreadSanitizer reported a race (see above)." >&2
         exit 1

@@ -8,10 +8,11 @@ import Testing
 /// a claimed preload and the callback adapter, into an engine that reads at 40 MiB/s, keeps the
 /// peak resident growth of the whole process within 64 MiB.
 ///
-/// The body is 1 GiB when `SCHEMEKIT_MEMORY_TEST_BYTES=1073741824` (what `Scripts/test.sh` runs,
-/// in a process of their own); a plain `swift test` uses 256 MiB, so these tests do not take both
-/// cores for a minute and starve the timing-sensitive suites sharing the process. Without
-/// back-pressure either size overshoots the bound several times over.
+/// The body is 1 GiB when `SCHEMEKIT_MEMORY_TEST_BYTES=1073741824` (what `Scripts/test.sh` runs);
+/// a plain `swift test` uses 256 MiB, so these tests do not take both cores for a minute and
+/// starve the timing-sensitive suites running beside them. Without back-pressure either size
+/// overshoots the bound several times over. Each test measures a process of its own
+/// (``IsolatedProcess``): the other suites of a plain `swift test` would count otherwise.
 ///
 /// Serialized: each test measures the process's memory, so they must not overlap each other.
 @Suite(.serialized)
@@ -28,6 +29,9 @@ struct BoundedMemoryTests {
 
     @Test(.timeLimit(.minutes(2)))
     func oneGibibyteThroughTheNetworkFallbackStaysWithinTheBound() async throws {
+        guard try await IsolatedProcess.isInside(test: "oneGibibyteThroughTheNetworkFallbackStaysWithinTheBound") else {
+            return
+        }
         let origin = try OriginServer.shared()
         let handler = NetworkFallbackHandler(upstream: origin.upstream(timeout: .seconds(120)))
         let registry = SchemeRegistry()
@@ -54,6 +58,7 @@ struct BoundedMemoryTests {
 
     @Test(.timeLimit(.minutes(2)))
     func aClaimedOneGibibytePreloadStaysWithinTheBound() async throws {
+        guard try await IsolatedProcess.isInside(test: "aClaimedOneGibibytePreloadStaysWithinTheBound") else { return }
         let origin = try OriginServer.shared()
         let preloader = Preloader(upstream: origin.upstream(timeout: .seconds(120)))
         let registry = SchemeRegistry()
@@ -114,6 +119,9 @@ struct BoundedMemoryTests {
 
     @Test(.timeLimit(.minutes(2)))
     func oneGibibyteThroughTheCallbackAdapterStaysWithinTheBound() async throws {
+        guard try await IsolatedProcess.isInside(test: "oneGibibyteThroughTheCallbackAdapterStaysWithinTheBound") else {
+            return
+        }
         let size = Self.size
         let handler = FloodingHandler(size: size)
         let registry = SchemeRegistry()

@@ -158,9 +158,10 @@ private final class LineBox: Sendable {
     }
 }
 
-/// Polls `condition` every 10 ms until it holds or `timeout` passes; returns whether it held.
+/// Polls `condition` every 10 ms until it holds or `timeout` passes; returns whether it held. The
+/// bound catches a hang, not slowness: a plain `swift test` runs every suite at once on two cores.
 @discardableResult
-func eventually(timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
+func eventually(timeout: Duration = .seconds(30), _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + timeout
     while !condition() {
         if ContinuousClock.now >= deadline { return false }
