@@ -2,7 +2,8 @@
 # Headless Chromium: fetch() latency at 1 KiB, 64 KiB, 1 MiB and 10 MiB from the same Chromium
 # through the SchemeKitChromium adapter (CBOR pipe and JSON pipe), schemeserve and nginx on
 # loopback (the baseline); sample-app page loads on a new page versus a pooled page; the CPU
-# time of the adapter's process per request. Same files everywhere, `fetch(…, {cache: 'no-store'})`
+# time of the adapter's process per request; live reload (schemeserve --watch): from a file's save
+# to the reloaded page's navigation start. Same files everywhere, `fetch(…, {cache: 'no-store'})`
 # everywhere, warm browsers (a warm-up round is not recorded), interleaved rounds in random peer
 # order, medians and p90. The figures come from the `ChromiumBenchmark` test (lines starting BENCH).
 #
@@ -38,6 +39,15 @@ PIDS+=($!)
 for _ in $(seq 100); do [[ -s "$WORK/ss.out" ]] && break; sleep 0.1; done
 SS_PORT="$(head -1 "$WORK/ss.out" | sed -E 's#.*:([0-9]+)/$#\1#')"
 
+# Live reload: a second schemeserve with --watch on a page of its own.
+mkdir -p "$WORK/watched"
+echo '<!doctype html><html><head><link rel="stylesheet" href="style.css"></head><body>live</body></html>' > "$WORK/watched/index.html"
+echo 'body {}' > "$WORK/watched/style.css"
+"$BIN" serve "$WORK/watched" --port 0 --watch --no-access-log > "$WORK/watch.out" 2> "$WORK/watch.err" &
+PIDS+=($!)
+for _ in $(seq 100); do [[ -s "$WORK/watch.out" ]] && break; sleep 0.1; done
+WATCH_PORT="$(head -1 "$WORK/watch.out" | sed -E 's#.*:([0-9]+)/$#\1#')"
+
 NGINX_PORT="$(free_port)"
 cat > "$WORK/nginx/nginx.conf" <<CONF
 daemon off;
@@ -63,4 +73,5 @@ sleep 0.5
 cd "$HERE"
 SCHEMEKIT_CHROMIUM_BENCH=1 SCHEMEKIT_BENCH_DIR="$WORK/site" SCHEMEKIT_BENCH_ROUNDS="$ROUNDS" \
 SCHEMEKIT_BENCH_SCHEMESERVE="http://127.0.0.1:$SS_PORT" SCHEMEKIT_BENCH_NGINX="http://127.0.0.1:$NGINX_PORT" \
+SCHEMEKIT_BENCH_LIVERELOAD="http://127.0.0.1:$WATCH_PORT" SCHEMEKIT_BENCH_LIVERELOAD_DIR="$WORK/watched" \
   swift test -c "$CONFIG" -Xswiftc -enable-testing --skip-build --traits Server,Chromium --filter ChromiumBenchmark 2>&1 | grep -E "^BENCH|passed|failed|error"

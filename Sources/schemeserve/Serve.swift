@@ -86,7 +86,7 @@
         @Flag(help: "List directories that have no index.html. Default: 404.")
         var list = false
 
-        @Flag(help: "Live reload: poll the directory every 300 ms and reload open pages on change.")
+        @Flag(help: "Live reload: watch the directory and reload open pages when a file changes.")
         var watch = false
 
         @Option(name: .customLong("log-format"), help: "Log format on standard error: text or json.")

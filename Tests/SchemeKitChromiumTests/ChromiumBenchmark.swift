@@ -195,6 +195,39 @@
                         registry.metrics.started - before))
             }
             await pool.shutDown()
+
+            // Live reload: from a file's save to the reloaded page's navigation start
+            // (`performance.timeOrigin` of the new document; both on this machine's clock), against
+            // a `schemeserve --watch` that chromium.sh starts.
+            if let base = Self.environment["SCHEMEKIT_BENCH_LIVERELOAD"],
+                let watched = Self.environment["SCHEMEKIT_BENCH_LIVERELOAD_DIR"]
+            {
+                let page = try await browsers[0].newPage()
+                try await page.navigate(to: base + "/index.html")
+                try await Task.sleep(for: .milliseconds(500))  // the page's WebSocket connects
+                var latencies: [Double] = []
+                for round in 0..<max(rounds * 4, 10) {
+                    let before = try await page.evaluate("performance.timeOrigin").doubleValue ?? 0
+                    let saved = Date().timeIntervalSince1970 * 1000
+                    try Data("body { --round: \(round); }\n".utf8).write(
+                        to: URL(fileURLWithPath: watched).appendingPathComponent("style.css"))
+                    var origin = before
+                    let deadline = ContinuousClock.now + .seconds(5)
+                    while origin == before, ContinuousClock.now < deadline {
+                        try await Task.sleep(for: .milliseconds(5))
+                        origin = (try? await page.evaluate("performance.timeOrigin").doubleValue) ?? before
+                    }
+                    if origin != before { latencies.append(origin - saved) }
+                    try await Task.sleep(for: .milliseconds(300))  // the new page's WebSocket connects
+                }
+                print(
+                    String(
+                        format:
+                            "BENCH live reload: save to reload median=%.1f ms p90=%.1f ms (%d of %d saves reloaded)",
+                        latencies.isEmpty ? -1 : Self.percentile(latencies, 0.5),
+                        latencies.isEmpty ? -1 : Self.percentile(latencies, 0.9), latencies.count, max(rounds * 4, 10)))
+                try await page.close()
+            }
             for adapter in adapters { await adapter.stop() }
             for browser in browsers { await browser.close() }
         }

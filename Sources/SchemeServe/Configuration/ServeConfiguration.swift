@@ -55,7 +55,8 @@
         public var listDirectories: Bool
         /// Whether live reload is on. Default: `false`.
         public var watch: Bool
-        /// How often the watcher compares modification times. Default: 300 ms.
+        /// How often the watcher compares modification times where it polls (systems without
+        /// `inotify`; on Linux changes are reported as they happen). Default: 300 ms.
         public var watchInterval: Duration
         /// Whether compressible responses are gzipped on the fly for clients that accept it, and
         /// precompressed `name.br` / `name.gz` siblings served in place of `name`. Default: `true`.

@@ -1,0 +1,60 @@
+// Built with the package trait `Server` (on by default); without it the module is empty.
+#if Server && os(Linux)
+    import Foundation
+    import Synchronization
+    import Testing
+
+    @testable import SchemeServe
+
+    /// Live reload's watcher: a change anywhere under the root, in directories made after it
+    /// started too, is reported once per burst, and nothing is reported after `stop()`.
+    @Suite(.timeLimit(.minutes(1)))
+    struct DirectoryWatcherTests {
+        final class Counter: Sendable {
+            private let count = Atomic(0)
+            func add() { count.add(1, ordering: .relaxed) }
+            var value: Int { count.load(ordering: .relaxed) }
+        }
+
+        static func waitUntil(_ condition: () -> Bool) async throws {
+            for _ in 0..<500 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
+        }
+
+        @Test func changesAnywhereUnderTheRootAreReportedOncePerBurst() async throws {
+            let root = try Fixtures.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: root) }
+            try Fixtures.write("v1", "index.html", in: root)
+            try Fixtures.write("a", "css/a.css", in: root)
+            let changes = Counter()
+            let watcher = DirectoryWatcher(root: root, settle: .milliseconds(50))
+            #expect(watcher.start { changes.add() })
+            defer { watcher.stop() }
+
+            // A burst: three writes in quick succession are one change.
+            for text in ["v2", "v3", "v4"] { try Fixtures.write(text, "index.html", in: root) }
+            try await Self.waitUntil { changes.value >= 1 }
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(changes.value == 1)
+
+            // An existing subdirectory.
+            try Fixtures.write("b", "css/a.css", in: root)
+            try await Self.waitUntil { changes.value >= 2 }
+            #expect(changes.value == 2)
+
+            // A directory made after the start, then a file in it.
+            try FileManager.default.createDirectory(at: root.appending(path: "new"), withIntermediateDirectories: true)
+            try await Self.waitUntil { changes.value >= 3 }
+            try await Task.sleep(for: .milliseconds(100))
+            let beforeFile = changes.value
+            try Fixtures.write("c", "new/c.js", in: root)
+            try await Self.waitUntil { changes.value > beforeFile }
+            #expect(changes.value > beforeFile)
+
+            watcher.stop()
+            let afterStop = changes.value
+            try Fixtures.write("v5", "index.html", in: root)
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(changes.value == afterStop)
+        }
+    }
+#endif
