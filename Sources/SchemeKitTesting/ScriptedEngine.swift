@@ -41,9 +41,11 @@ public struct ScriptedEngine: Sendable {
     ///   - registry: The registry to start tasks through.
     ///   - deliveryQueue: Where deliveries run, such as a serial `DispatchQueue` to mimic a main
     ///     thread. Default: inline.
-    ///   - timeout: The longest a run may take before the engine stops it. Default: 30 seconds.
+    ///   - timeout: The longest a run may take before the engine stops it. Default: 30 seconds (300 under
+    ///     ThreadSanitizer, see ``TestTiming``).
     public init(
-        registry: SchemeRegistry, deliveryQueue: (any SchemeDeliveryQueue)? = nil, timeout: Duration = .seconds(30)
+        registry: SchemeRegistry, deliveryQueue: (any SchemeDeliveryQueue)? = nil,
+        timeout: Duration = TestTiming.scaled(.seconds(30))
     ) {
         self.registry = registry
         self.deliveryQueue = deliveryQueue
@@ -56,13 +58,14 @@ public struct ScriptedEngine: Sendable {
     ///   - handler: The handler to register for every host and path.
     ///   - scheme: The scheme to register. Default: `app`.
     ///   - deliveryQueue: Where deliveries run. Default: inline.
-    ///   - timeout: The longest a run may take before the engine stops it. Default: 30 seconds.
+    ///   - timeout: The longest a run may take before the engine stops it. Default: 30 seconds (300 under
+    ///     ThreadSanitizer, see ``TestTiming``).
     /// - Throws: `SchemeRegistryError` when `scheme` is invalid or reserved.
     public init(
         serving handler: some SchemeHandler,
         scheme: String = "app",
         deliveryQueue: (any SchemeDeliveryQueue)? = nil,
-        timeout: Duration = .seconds(30)
+        timeout: Duration = TestTiming.scaled(.seconds(30))
     ) throws(SchemeRegistryError) {
         let registry = SchemeRegistry()
         try registry.register(handler, for: scheme)

@@ -2,6 +2,7 @@
     import Foundation
     import SchemeKit
     import SchemeKitChromium
+    import SchemeKitTesting
 
     /// A real Chromium with an adapter serving `https://app.localhost/` from a registry, for one test.
     struct ChromiumHarness {
@@ -52,7 +53,7 @@
 
         /// Polls `condition` until it holds or `timeout` passes.
         static func eventually(
-            _ timeout: Duration = .seconds(10), _ condition: @Sendable () -> Bool
+            _ timeout: Duration = TestTiming.scaled(.seconds(10)), _ condition: @Sendable () -> Bool
         ) async -> Bool {
             let deadline = ContinuousClock.now + timeout
             while ContinuousClock.now < deadline {

@@ -147,7 +147,7 @@ struct HARRecordReplayTests {
         while body.count < size { body.append(tile.prefix(size - body.count)) }
         let source = StaticHandler(body, mimeType: "application/octet-stream", chunkSize: 1 << 20)
         let recorder = HARRecorder(source, to: harFile)
-        let engine = try ScriptedEngine(serving: recorder, timeout: .seconds(120))
+        let engine = try ScriptedEngine(serving: recorder, timeout: TestTiming.scaled(.seconds(120)))
         let live = try await engine.run("app://localhost/media/big.bin")
         #expect(live.body.count == size)
         // The same body again is stored once.
@@ -164,7 +164,8 @@ struct HARRecordReplayTests {
         let harSize = try #require(try FileManager.default.attributesOfItem(atPath: harFile.path)[.size] as? Int)
         #expect(harSize < 16 << 10)
 
-        let replay = try ScriptedEngine(serving: HARReplayHandler(contentsOf: harFile), timeout: .seconds(120))
+        let replay = try ScriptedEngine(
+            serving: HARReplayHandler(contentsOf: harFile), timeout: TestTiming.scaled(.seconds(120)))
         let replayed = try await replay.run("app://localhost/media/big.bin")
         #expect(replayed.status == .ok)
         #expect(replayed.response?.expectedContentLength == Int64(size))

@@ -1,4 +1,5 @@
 import Foundation
+import SchemeKitTesting
 import Testing
 
 @testable import SchemeKit
@@ -59,7 +60,9 @@ struct CacheDiskCrashTests {
     }
 
     /// Waits (bounded) until `file` contains a line starting with `prefix`.
-    private func waitForLine(_ prefix: String, in file: URL, timeout: Duration = .seconds(20)) async throws -> Bool {
+    private func waitForLine(_ prefix: String, in file: URL, timeout: Duration = TestTiming.scaled(.seconds(20)))
+        async throws -> Bool
+    {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""

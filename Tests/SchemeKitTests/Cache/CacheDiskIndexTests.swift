@@ -1,4 +1,5 @@
 import Foundation
+import SchemeKitTesting
 import Testing
 
 @testable import SchemeKit
@@ -27,7 +28,7 @@ struct CacheDiskIndexTests {
         let keys = (0..<20).map { "k\($0)" }
         for key in keys { try disk.store(testBytes(100), forKey: key) }
         let expected = Set(keys.map(DiskStorage.fileName(forKey:)))
-        #expect(await eventually(timeout: .seconds(5)) { indexedFiles(directory) == expected })
+        #expect(await eventually(timeout: TestTiming.scaled(.seconds(5))) { indexedFiles(directory) == expected })
         withExtendedLifetime(disk) {}
     }
 

@@ -33,13 +33,13 @@ struct BoundedMemoryTests {
             return
         }
         let origin = try OriginServer.shared()
-        let handler = NetworkFallbackHandler(upstream: origin.upstream(timeout: .seconds(120)))
+        let handler = NetworkFallbackHandler(upstream: origin.upstream(timeout: TestTiming.scaled(.seconds(120))))
         let registry = SchemeRegistry()
         try registry.register(handler, for: "app")
         let path = originPath("gib-network")
         let sink = ThrottledSink(bytesPerSecond: Self.readRate)
         let probe = MemoryProbe()
-        try await withTimeout(.seconds(100)) {
+        try await withTimeout(TestTiming.scaled(.seconds(100))) {
             await registry.handle(try SchemeRequest("app://x\(path)?size=\(Self.size)&ranges=1"), sink: sink)
         }
         let growth = probe.stop()
@@ -60,7 +60,7 @@ struct BoundedMemoryTests {
     func aClaimedOneGibibytePreloadStaysWithinTheBound() async throws {
         guard try await IsolatedProcess.isInside(test: "aClaimedOneGibibytePreloadStaysWithinTheBound") else { return }
         let origin = try OriginServer.shared()
-        let preloader = Preloader(upstream: origin.upstream(timeout: .seconds(120)))
+        let preloader = Preloader(upstream: origin.upstream(timeout: TestTiming.scaled(.seconds(120))))
         let registry = SchemeRegistry()
         try registry.register(PreloadHandler(preloader: preloader), for: "app")
         let path = originPath("gib-preload")
@@ -72,7 +72,7 @@ struct BoundedMemoryTests {
         try await Task.sleep(for: .milliseconds(200))
         #expect(preloader.bufferedBytes <= preloader.configuration.fetchBufferLimit + (1 << 20))
         let sink = ThrottledSink(bytesPerSecond: Self.readRate)
-        try await withTimeout(.seconds(100)) {
+        try await withTimeout(TestTiming.scaled(.seconds(100))) {
             await registry.handle(try SchemeRequest(url), sink: sink)
         }
         let growth = probe.stop()
@@ -128,7 +128,7 @@ struct BoundedMemoryTests {
         try registry.register(CallbackHandlerAdapter(handler), for: "app")
         let sink = ThrottledSink(bytesPerSecond: Self.readRate)
         let probe = MemoryProbe()
-        try await withTimeout(.seconds(100)) {
+        try await withTimeout(TestTiming.scaled(.seconds(100))) {
             await registry.handle(try SchemeRequest("app://x/flood"), sink: sink)
         }
         let growth = probe.stop()

@@ -105,7 +105,7 @@ struct StressTests {
         }
 
         let window = 64
-        let (totals, stoppedTasks) = try await withTimeout(.seconds(600)) {
+        let (totals, stoppedTasks) = try await withTimeout(TestTiming.scaled(.seconds(600))) {
             var totals = Outcome()
             var stoppedTasks = 0
             var generator = SplitMix64(state: seed)

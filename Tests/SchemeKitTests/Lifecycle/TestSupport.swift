@@ -1,5 +1,6 @@
 import Foundation
 import SchemeKit
+import SchemeKitTesting
 import Synchronization
 
 /// A value shared between a test and the handlers it drives (SchemeKit's lock, with a `value`).
@@ -24,7 +25,7 @@ final class Signal: Sendable {
     func fire() { continuation.yield(()) }
 
     /// Waits for the signal; returns `false` after `timeout` without it.
-    func wait(timeout: Duration = .seconds(10)) async -> Bool {
+    func wait(timeout: Duration = TestTiming.scaled(.seconds(10))) async -> Bool {
         let stream = self.stream
         return await withTaskGroup(of: Bool.self) { group in
             group.addTask {
@@ -45,7 +46,7 @@ final class Signal: Sendable {
 /// Runs `body`, failing with `TimeoutError` if it takes longer than `timeout` (the body must
 /// honour cancellation).
 func withTimeout<T: Sendable>(
-    _ timeout: Duration = .seconds(20), _ body: @escaping @Sendable () async throws -> T
+    _ timeout: Duration = TestTiming.scaled(.seconds(20)), _ body: @escaping @Sendable () async throws -> T
 ) async throws -> T {
     try await withThrowingTaskGroup(of: T?.self) { group in
         group.addTask { try await body() }

@@ -1,5 +1,6 @@
 import Foundation
 import SchemeKit
+import SchemeKitTesting
 import Testing
 
 /// URLSessionHTTPClient against the real origin.
@@ -61,7 +62,7 @@ struct NetworkClientTests {
         // The head and the first chunk come at once; the rest never does (the gate stays closed).
         let request = SchemeHTTPClientRequest(
             url: origin.url("\(path)?chunks=50&chunk=10&gate=\(OriginServer.unique("gate")):1"),
-            timeout: .seconds(2)
+            timeout: TestTiming.scaled(.seconds(2))
         )
         let (status, error) = try await withTimeout { () -> (HTTPResponse.Status, SchemeHTTPClientError?) in
             let response = try await URLSessionHTTPClient().send(request)

@@ -1,5 +1,6 @@
 import Foundation
 import SchemeKit
+import SchemeKitTesting
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -85,7 +86,7 @@ final class OriginServer: Sendable {
     /// An upstream sending every scheme request to this origin over plain HTTP.
     func upstream(
         connectTimeout: Duration = .seconds(10),
-        timeout: Duration = .seconds(30),
+        timeout: Duration = TestTiming.scaled(.seconds(30)),
         client: (any SchemeHTTPClient)? = nil
     ) -> NetworkUpstream {
         NetworkUpstream(
@@ -119,7 +120,7 @@ final class OriginServer: Sendable {
     @discardableResult
     func waitForStats(
         _ path: String,
-        timeout: Duration = .seconds(10),
+        timeout: Duration = TestTiming.scaled(.seconds(10)),
         until condition: (Stats) -> Bool
     ) async throws -> Stats {
         let deadline = ContinuousClock.now + timeout
@@ -161,7 +162,7 @@ private final class LineBox: Sendable {
 /// Polls `condition` every 10 ms until it holds or `timeout` passes; returns whether it held. The
 /// bound catches a hang, not slowness: a plain `swift test` runs every suite at once on two cores.
 @discardableResult
-func eventually(timeout: Duration = .seconds(30), _ condition: () -> Bool) async -> Bool {
+func eventually(timeout: Duration = TestTiming.scaled(.seconds(30)), _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + timeout
     while !condition() {
         if ContinuousClock.now >= deadline { return false }

@@ -1,5 +1,6 @@
 import Dispatch
 import SchemeKit
+import SchemeKitTesting
 import Testing
 
 /// The pool with fake sessions: hand-out, take-back, failures, limits and counters.
@@ -98,7 +99,9 @@ struct SessionPoolTests {
 
     @Test func atTheMaximumAWaiterGetsTheRecycledSession() async throws {
         let pool = makePool(
-            .init(warmCount: 0, maximumCount: 1, exhaustion: .wait(timeout: .seconds(10)), sweepInterval: nil))
+            .init(
+                warmCount: 0, maximumCount: 1, exhaustion: .wait(timeout: TestTiming.scaled(.seconds(10))),
+                sweepInterval: nil))
         let first = Holder()
         let session = try await pool.acquire(for: first)
         let waiter = Task { try await pool.acquire(for: Holder()) }

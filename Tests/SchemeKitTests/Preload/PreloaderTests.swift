@@ -80,9 +80,9 @@ struct PreloaderTests {
                 for sink in sinks { group.addTask { await registry.handle(request, sink: sink) } }
             }
         }
-        #expect(await eventually(timeout: .seconds(20)) { preloader.metrics.joined == 99 })
+        #expect(await eventually(timeout: TestTiming.scaled(.seconds(20))) { preloader.metrics.joined == 99 })
         try await origin.release(gate)
-        _ = try? await withTimeout(.seconds(30)) { await all.value }
+        _ = try? await withTimeout(TestTiming.scaled(.seconds(30))) { await all.value }
         let expected = OriginServer.pattern(count: 200_000)
         for sink in sinks {
             #expect(sink.isFinished)
