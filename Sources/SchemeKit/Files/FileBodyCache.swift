@@ -8,7 +8,13 @@ import Foundation
 /// for an old version is never looked up again and ages out. Storage is core's LRU index
 /// (``LRUIndex``), bounded by bytes and count. Beside the body, an entry keeps the head of a plain
 /// `200` for the name and encoding it was last served under, so a repeated request skips building
-/// validators and types again. Thread-safe.
+/// validators and types again.
+///
+/// Like nginx's `open_file_cache`, it also remembers which file a request path was found at
+/// (only a regular file right at the path's decoded location under a fixed root): a repeated
+/// request then checks that file with one `lstat` instead of opening, `fstat`ing and closing it,
+/// and uses the entry only when device, inode, size and modification time are still those of the
+/// bytes it holds — bytes that were read through the resolver's safe walk. Thread-safe.
 final class FileBodyCache: Sendable {
     /// What identifies a file's bytes.
     struct Key: Hashable, Sendable {
@@ -37,9 +43,17 @@ final class FileBodyCache: Sendable {
         var head: Head?
     }
 
+    /// Where a request path was found.
+    struct Location: Sendable {
+        var path: String
+        var name: String
+        var key: Key
+    }
+
     private struct State {
         var entries = LRUIndex<Key, Entry>()
         var bytes = 0
+        var locations: [String: Location] = [:]
     }
 
     /// The largest body kept, in bytes.
@@ -99,6 +113,26 @@ final class FileBodyCache: Sendable {
         state.withLock { state in
             state.entries.update(Key(file)) { $0.head = head }
         }
+    }
+
+    /// Remembers that `requestPath` (percent-encoded, as requested) names the file at `path`.
+    func remember(requestPath: String, path: String, name: String, file: FileDescriptorStat) {
+        state.withLock { state in
+            // Bounded: stale locations are harmless (each is checked), so a full table just starts over.
+            if state.locations.count >= limits.countLimit * 2 { state.locations.removeAll(keepingCapacity: true) }
+            state.locations[requestPath] = Location(path: path, name: name, key: Key(file))
+        }
+    }
+
+    /// The entry for `requestPath` when it was remembered and the file there, checked with one
+    /// `lstat` (a symbolic link never matches), is still the one whose bytes are kept.
+    func entry(forRequestPath requestPath: String) -> (FileDescriptorStat, name: String, entry: Entry)? {
+        guard let location = state.withLock({ $0.locations[requestPath] }),
+            let file = FileDescriptorStat(lstatPath: location.path), file.kind == .regular,
+            Key(file) == location.key
+        else { return nil }
+        guard let entry = entry(of: file) else { return nil }
+        return (file, location.name, entry)
     }
 
     /// The number of bodies kept and their total size.

@@ -29,6 +29,18 @@ struct FileDescriptorStat: Sendable {
             POSIX.close(fd)
             return nil
         }
+        self.init(fd: fd, info)
+    }
+
+    /// What `lstat` says about `path` (a symbolic link is not followed), with no descriptor
+    /// (`fd` is -1: nothing to read or close); `nil` when `lstat` fails.
+    init?(lstatPath path: String) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        self.init(fd: -1, info)
+    }
+
+    private init(fd: Int32, _ info: stat) {
         self.fd = fd
         switch info.st_mode & S_IFMT {
         case S_IFREG: kind = .regular
@@ -64,6 +76,6 @@ struct FileDescriptorStat: Sendable {
     }
 
     func close() {
-        POSIX.close(fd)
+        if fd >= 0 { POSIX.close(fd) }
     }
 }

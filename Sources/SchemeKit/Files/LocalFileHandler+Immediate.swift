@@ -9,8 +9,16 @@ extension LocalFileHandler {
     /// Everything else is ``SchemeImmediateAnswer/deferred`` to ``handle(_:writer:)``: a body to
     /// read, a type to sniff, several ranges, a listing, a root that is unavailable. The answer is
     /// what ``handle(_:writer:)`` would write, from the same decoder, resolver and ``plan``. The
-    /// only system calls are the resolver's `open`s and one `fstat`.
+    /// only system calls are the resolver's `open`s and one `fstat` — or a single `lstat` for a
+    /// path answered before from a cached body (see the body cache's `open_file_cache`-like
+    /// locations).
     public func immediateAnswer(to request: SchemeRequest) -> SchemeImmediateAnswer {
+        if let cache = bodyCache, request.method == .get || request.method == .head,
+            acceptedEncodings(request).isEmpty,
+            let (file, name, entry) = cache.entry(forRequestPath: request.path)
+        {
+            return immediateAnswer(file, name: name, encoding: nil, request: request, cached: entry)
+        }
         let location: Location
         do { location = try locate(request) } catch { return .deferred }
         switch location {
@@ -21,17 +29,21 @@ extension LocalFileHandler {
         case .directory(let directory, _):
             directory.close()
             return configuration.directoryListing ? .deferred : .passed
-        case .file(let file, let name, let encoding):
+        case .file(let file, let name, let encoding, let directPath):
             defer { file.close() }
             FileReadProbe.current?.opened(device: file.device, inode: file.inode)
-            return immediateAnswer(file, name: name, encoding: encoding, request: request)
+            let cached = bodyCache.flatMap { $0.admits(file) ? $0.entry(of: file) : nil }
+            if cached != nil, let directPath {
+                bodyCache?.remember(requestPath: request.path, path: directPath, name: name, file: file)
+            }
+            return immediateAnswer(file, name: name, encoding: encoding, request: request, cached: cached)
         }
     }
 
     private func immediateAnswer(
-        _ file: FileDescriptorStat, name: String, encoding: PrecompressedEncoding?, request: SchemeRequest
+        _ file: FileDescriptorStat, name: String, encoding: PrecompressedEncoding?, request: SchemeRequest,
+        cached: FileBodyCache.Entry?
     ) -> SchemeImmediateAnswer {
-        let cached = bodyCache.flatMap { $0.admits(file) ? $0.entry(of: file) : nil }
         // The common case: a plain GET or HEAD of a cached file whose head was built before.
         if let cached, let head = cached.head, head.name == name, head.contentCoding == encoding?.contentCoding,
             request.headerFields[.range] == nil, ConditionalRequest(request.headerFields).isEmpty

@@ -110,7 +110,7 @@ public struct LocalFileHandler: SchemeImmediateHandler {
             guard configuration.directoryListing else { return .passed }
             try await respondWithListing(of: directory, path: path, request: request, writer: writer)
             return .handled
-        case .file(let file, let name, let encoding):
+        case .file(let file, let name, let encoding, _):
             defer { file.close() }
             FileReadProbe.current?.opened(device: file.device, inode: file.inode)
             try await serve(file, name: name, encoding: encoding, request: request, writer: writer)
@@ -127,9 +127,10 @@ public struct LocalFileHandler: SchemeImmediateHandler {
         case refused(HTTPResponse.Status)
         /// A directory without an index file, open.
         case directory(FileDescriptorStat, SafeRelativePath)
-        /// A regular file, open, with the name that decides its type and the precompressed
-        /// encoding opened in its place.
-        case file(FileDescriptorStat, name: String, encoding: PrecompressedEncoding?)
+        /// A regular file, open, with the name that decides its type, the precompressed
+        /// encoding opened in its place, and its path when it was found right at the request's
+        /// decoded path under a fixed root (no index file, no fallback, no sibling).
+        case file(FileDescriptorStat, name: String, encoding: PrecompressedEncoding?, directPath: String? = nil)
     }
 
     /// Decodes, checks and opens what `request` names; the caller closes what it gets.
@@ -153,9 +154,11 @@ public struct LocalFileHandler: SchemeImmediateHandler {
         let encodings = acceptedEncodings(request)
         let variants = encodings.isEmpty ? [] : encodings.map(\.fileSuffix)
         var resolution = resolver.resolve(rootPath: rootPath, components: path.components, variants: variants)
+        var fellBack = false
         if case .notFound = resolution, configuration.singlePageFallback, !path.hasExtension,
             let index = configuration.indexFileName
         {
+            fellBack = true
             resolution = resolver.resolve(rootPath: rootPath, components: [index], variants: variants)
             if case .directory(let directory) = resolution {
                 directory.close()
@@ -172,7 +175,12 @@ public struct LocalFileHandler: SchemeImmediateHandler {
         case .directory(let directory):
             return .directory(directory, path)
         case .file(let file, let name, let variant):
-            return .file(file, name: name, encoding: variant.map { encodings[$0] })
+            let direct =
+                variant == nil && !configuration.usesHostSubdirectories && configuration.root.fixedPath != nil
+                && !fellBack && path.components.last == name
+            return .file(
+                file, name: name, encoding: variant.map { encodings[$0] },
+                directPath: direct ? rootPath + "/" + path.components.joined(separator: "/") : nil)
         }
     }
 

@@ -99,5 +99,43 @@ extension FilesTests {
                 LocalFileHandler(root: URL(fileURLWithPath: "/nonexistent-root-\(UUID())")), for: "app")
             #expect(registry.immediateResponse(for: try SchemeRequest("app://localhost/index.html")) == nil)
         }
+
+        /// A path answered from a cached body is checked with one `lstat` next time; whatever
+        /// changed at the path (new bytes, a symbolic link out of the root, nothing there) is seen.
+        @Test func aRememberedPathIsCheckedEveryTime() async throws {
+            let fixture = try FileFixture()
+            defer { fixture.remove() }
+            try fixture.write("a.txt", "one")
+            let handler = LocalFileHandler(
+                configuration: .init(root: .directory(fixture.root), bodyCache: .init(maxFileSize: 64 << 10)))
+            let registry = SchemeRegistry()
+            try registry.register(handler, for: "app")
+            let request = try SchemeRequest("app://localhost/a.txt")
+            _ = try await registry.response(for: request)  // read and cached
+            #expect(registry.immediateResponse(for: request)?.body == Data("one".utf8))  // path remembered
+            // Served from the remembered location without opening the file.
+            let probe = FileReadProbe()
+            FileReadProbe.$current.withValue(probe) {
+                #expect(registry.immediateResponse(for: request)?.body == Data("one".utf8))
+            }
+            #expect(probe.openedFiles.isEmpty)
+
+            // New bytes: the check fails, the walk runs, the new file is read (not from memory).
+            try await Task.sleep(for: .milliseconds(10))
+            try fixture.write("a.txt", "two!")
+            #expect(registry.immediateResponse(for: request) == nil)
+            #expect(try await registry.response(for: request).body == Data("two!".utf8))
+
+            // A symbolic link out of the root in its place: refused by the walk, never the canary.
+            try FileManager.default.removeItem(at: fixture.root.appendingPathComponent("a.txt"))
+            try fixture.symlink("a.txt", to: fixture.outside.appendingPathComponent("canary.txt").path)
+            let linked = try await registry.response(for: request)
+            #expect(linked.head.status == .forbidden)
+            #expect(registry.immediateResponse(for: request)?.head.status == .forbidden)
+
+            // Nothing there: the registry's 404.
+            try FileManager.default.removeItem(at: fixture.root.appendingPathComponent("a.txt"))
+            #expect(registry.immediateResponse(for: request)?.head.status == .notFound)
+        }
     }
 }
