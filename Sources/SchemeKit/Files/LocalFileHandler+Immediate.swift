@@ -4,7 +4,9 @@ import HTTPTypes
 extension LocalFileHandler {
     /// Answers at once what needs no read: refusals (403, hidden 404), a pass for a missing file,
     /// 304, 412 and 416, an empty file, HEAD of a file whose type its extension gives, and GET of
-    /// a file whose body is in the body cache (``Configuration/bodyCache``), whole or one range.
+    /// a file whose body is in the body cache (``Configuration/bodyCache``), whole or one range —
+    /// or, for any other file whose type its extension gives, whole or one range as a file region
+    /// (``SchemeCollectedResponse/fileRegion``), which only an engine that sends files itself takes.
     ///
     /// Everything else is ``SchemeImmediateAnswer/deferred`` to ``handle(_:writer:)``: a body to
     /// read, a type to sniff, several ranges, a listing, a root that is unavailable. The answer is
@@ -67,12 +69,21 @@ extension LocalFileHandler {
         if case .partial(let ranges) = decision, ranges.count > 1 { return .deferred }
         let sniffs = needsSniffing(name, encoding: encoding)
         let body: Data
+        var region: SchemeFileHandle?
         if size == 0 {
             body = Data()
         } else if let cached {
             body = cached.body
         } else if request.method == .head, !sniffs {
             body = Data()
+        } else if request.method == .get, !sniffs, bodyCache?.admits(file) != true,
+            let handle = try? SchemeFileHandle(duplicating: file.fd)
+        {
+            // No read: the body as a region of the file, for an engine that sends files itself
+            // (the registry leaves it to a task for any other engine). A file the body cache would
+            // keep is read by a task instead, which fills the cache.
+            body = Data()
+            region = handle
         } else {
             return .deferred
         }
@@ -87,13 +98,19 @@ extension LocalFileHandler {
         guard request.method == .get, size > 0 else {
             return .response(SchemeCollectedResponse(head: head, body: Data()))
         }
+        let range: ByteRange
         switch decision {
-        case .partial(let ranges):
-            let range = ranges[0]
-            let start = body.startIndex + Int(range.first)
-            return .response(SchemeCollectedResponse(head: head, body: body[start..<(start + Int(range.count))]))
-        case .whole, .unsatisfiable:
-            return .response(SchemeCollectedResponse(head: head, body: body))
+        case .partial(let ranges): range = ranges[0]
+        case .whole, .unsatisfiable: range = ByteRange(first: 0, last: size - 1)
         }
+        if let region {
+            FileReadProbe.current?.read(bytes: Int(range.count))
+            return .response(
+                SchemeCollectedResponse(
+                    head: head, body: Data(),
+                    fileRegion: SchemeFileRegion(region, offset: range.first, count: range.count)))
+        }
+        let start = body.startIndex + Int(range.first)
+        return .response(SchemeCollectedResponse(head: head, body: body[start..<(start + Int(range.count))]))
     }
 }

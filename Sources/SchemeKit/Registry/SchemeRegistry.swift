@@ -167,7 +167,25 @@ public final class SchemeRegistry: Sendable {
     ///     registry.task(for: request, sink: sink).start()
     /// }
     /// ```
-    public func immediateResponse(for request: SchemeRequest) -> SchemeCollectedResponse? {
+    ///
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - acceptsFileRegions: Whether the engine sends files itself: then a file's body may come
+    ///     as ``SchemeCollectedResponse/fileRegion`` (a large file served at once, with no read).
+    ///     Default: `false` — such an answer is then left to a task (`nil`).
+    public func immediateResponse(for request: SchemeRequest, acceptsFileRegions: Bool = false)
+        -> SchemeCollectedResponse?
+    {
+        immediateResponse(for: request) { _ in acceptsFileRegions }
+    }
+
+    /// ``immediateResponse(for:acceptsFileRegions:)`` for an engine that takes a file region or
+    /// not depending on the response: `acceptsFileRegion` sees the head of an answer whose body is
+    /// a region and says whether the engine can send it as it is (`schemeserve` cannot when it
+    /// gzips the body); a declined answer is left to a task, and is not counted.
+    public func immediateResponse(
+        for request: SchemeRequest, acceptsFileRegion: (SchemeResponse) -> Bool
+    ) -> SchemeCollectedResponse? {
         let route = table.withLock { $0.route(scheme: request.scheme, host: request.host, path: request.path) }
         var answer: SchemeCollectedResponse
         if let route, !route.allows(request.method) {
@@ -190,6 +208,7 @@ public final class SchemeRegistry: Sendable {
         } else {
             return nil
         }
+        if answer.fileRegion != nil, !acceptsFileRegion(answer.head) { return nil }
         counters.countImmediateAnswer()
         return answer
     }

@@ -140,14 +140,29 @@
                 return writeWhole(plan, body, head: head, keepAlive: keepAlive, started: started, handler: "guard")
             }
 
-            if let answer = shared.registry.immediateResponse(for: schemeRequest) {
-                return writeImmediate(
-                    answer, request: request, head: head, keepAlive: keepAlive, started: started, context: context)
+            let planner = shared.planner
+            if let answer = shared.registry.immediateResponse(
+                for: schemeRequest, acceptsFileRegion: { planner.plan($0, for: request).acceptsFileRegions })
+            {
+                guard let region = answer.fileRegion else {
+                    return writeImmediate(
+                        answer, request: request, head: head, keepAlive: keepAlive, started: started, context: context)
+                }
+                // A large file: the head, then the file itself with `sendfile`.
+                let plan = planner.plan(answer.head, for: request)
+                context.write(
+                    wrapOutboundOut(.head(makeHead(plan, version: head.version, keepAlive: keepAlive))), promise: nil)
+                writeRegion(region, context: context)
+                return writeEnd(keepAlive: keepAlive, context: context) { [self] in
+                    guard let started, let method = HTTPRequest.Method(head.method.rawValue) else { return }
+                    shared.accessLog?.record(
+                        method: method, target: head.uri, status: plan.status.code, bytes: region.count,
+                        started: started, handler: answer.answeredBy ?? "-")
+                }
             }
 
             let eventLoop = context.eventLoop
             let handler = NIOLoopBound(self, eventLoop: eventLoop)
-            let planner = shared.planner
             let bridge = ResponseBridge(
                 planner: { response in planner.plan(response, for: request) },
                 wake: { eventLoop.execute { handler.value.drain() } })
@@ -387,16 +402,34 @@
 
         /// A file region goes to the socket with `sendfile`. NIO's handle borrows the region's
         /// descriptor (it never closes it): the region keeps the file open until the write is done.
+        ///
+        /// The socket is corked while it goes out (Linux `TCP_CORK`, nginx's `tcp_nopush`): the head
+        /// and the file leave in full segments, and uncorking when the region is written pushes the
+        /// tail at once. Measured here, nginx's 10 MiB throughput falls by a quarter without it.
         private func writeRegion(_ region: SchemeFileRegion, context: ChannelHandlerContext) {
             let handle = NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: region.file.descriptor)
             let start = Int(region.offset)
             let fileRegion = FileRegion(fileHandle: handle, readerIndex: start, endIndex: start + region.count)
+            let corked = Self.cork(context.channel, true)
             let written = context.eventLoop.makePromise(of: Void.self)
+            let channel = context.channel
             written.futureResult.whenComplete { _ in
                 _ = try? handle.takeDescriptorOwnership()
                 withExtendedLifetime(region) {}
+                if corked { _ = Self.cork(channel, false) }
             }
             context.write(wrapOutboundOut(.body(.fileRegion(fileRegion))), promise: written)
+        }
+
+        /// Sets `TCP_CORK`; `false` where it cannot be set.
+        private static func cork(_ channel: any Channel, _ on: Bool) -> Bool {
+            #if os(Linux)
+                let option = ChannelOptions.Types.SocketOption(level: .tcp, name: .init(rawValue: CInt(TCP_CORK)))
+                guard let options = channel.syncOptions else { return false }
+                return (try? options.setOption(option, value: on ? 1 : 0)) != nil
+            #else
+                return false
+            #endif
         }
 
         /// Gzips or holds back (for script injection) bytes of a body that is transformed.

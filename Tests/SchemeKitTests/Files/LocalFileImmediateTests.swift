@@ -137,5 +137,32 @@ extension FilesTests {
             try FileManager.default.removeItem(at: fixture.root.appendingPathComponent("a.txt"))
             #expect(registry.immediateResponse(for: request)?.head.status == .notFound)
         }
-    }
+    
+        /// A large file, whole or one range, is answered at once as a file region to an engine that
+        /// sends files itself; an engine that declines gets `nil` (a task), and nothing is counted.
+        @Test func aLargeFileIsAnsweredAtOnceAsARegion() async throws {
+            let fixture = try FileFixture()
+            defer { fixture.remove() }
+            let bytes = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 13) })
+            try fixture.write("big.bin", bytes)
+            let registry = SchemeRegistry()
+            try registry.register(
+                LocalFileHandler(configuration: .init(root: .directory(fixture.root), bodyCache: .init())), for: "app")
+            for range in [nil, "bytes=1000-1999"] {
+                var fields = HTTPFields()
+                if let range { fields[.range] = range }
+                let request = try SchemeRequest("app://localhost/big.bin", headerFields: fields)
+                let delivered = try await registry.response(for: request, limit: 1 << 20)
+                let before = registry.metrics
+                #expect(registry.immediateResponse(for: request) == nil)
+                #expect(registry.immediateResponse(for: request) { _ in false } == nil)
+                #expect(registry.metrics == before)
+                let answer = try #require(registry.immediateResponse(for: request, acceptsFileRegions: true))
+                #expect(answer.head == delivered.head)
+                #expect(answer.body.isEmpty)
+                #expect(try answer.fileRegion?.read() == delivered.body)
+                #expect(registry.metrics.started == before.started + 1)
+            }
+        }
+}
 }
