@@ -9,7 +9,6 @@ let package = Package(
     dependencies: [
         .package(name: "SchemeKit", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
@@ -21,12 +20,6 @@ let package = Package(
             ],
             path: "Benchmarks/SchemeKitBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
-        // The reference server for Benchmarks/serve.sh: what Hummingbird alone serves.
-        .executableTarget(
-            name: "hummingbird-floor",
-            dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
-            path: "Benchmarks/HummingbirdFloor"
         ),
         // The reference server for Benchmarks/serve.sh: what SwiftNIO's HTTP pipeline alone serves.
         .executableTarget(

@@ -22,11 +22,9 @@
 #       and from setting `currentTime` to `seeked`, on a new element each time (a query string keeps
 #       caches out). MEDIA_ROUNDS rounds (default 3) of 5 samples after a warm-up. Target: app:// <=
 #       1.2x nginx.
-# (a) and (b) are run on the sample app as is, and on a copy without its <video> element. The sample's
-# video is lazy (poster, preload="none", `data-src` sources attached once the page has loaded; see
-# Samples/app/README.md), so no media player is set up before the load event; the copy shows what
-# the element still costs. (An eager <video> costs a warm load a lot: WebKitGTK sets up, and for
-# app:// fails, a media player for its sources, plus its JavaScript media controls.)
+# (a) and (b) are run on the sample app as is (an eager <video>: WebKitGTK sets up a media player
+# for it on every load, through SchemeKit's media extension for app://), and on a copy without its
+# <video> element, which shows what the rest of the page costs.
 #
 # The machine is shared and its load drifts over minutes, so the transports are measured side by
 # side: ROUNDS rounds (default 3), each running every transport once with ITERATIONS cold and
