@@ -60,10 +60,7 @@ public struct HARRecorder<Wrapped: SchemeHandler>: SchemeHandler {
     public init(_ wrapped: Wrapped, appendingTo fileURL: URL, options: HARRecordingOptions = HARRecordingOptions())
         throws(HARError)
     {
-        let store =
-            FileManager.default.fileExists(atPath: fileURL.path)
-            ? try HARStore(fileURL: fileURL, archive: HARArchive(contentsOf: fileURL))
-            : HARStore(emptyAt: fileURL, creator: options.creator)
+        let store = try HARStore.appending(to: fileURL, creator: options.creator)
         self.init(wrapped, fileURL: fileURL, store: store, options: options)
     }
 

@@ -118,10 +118,7 @@ public struct HARReplayHandler: SchemeHandler {
         options: HARRecordingOptions = HARRecordingOptions(),
         configuration: Configuration = Configuration()
     ) throws(HARError) {
-        let store =
-            FileManager.default.fileExists(atPath: fileURL.path)
-            ? try HARStore(fileURL: fileURL, archive: HARArchive(contentsOf: fileURL))
-            : HARStore(emptyAt: fileURL, creator: options.creator)
+        let store = try HARStore.appending(to: fileURL, creator: options.creator)
         self.init(
             store: store, recorder: HARRecorder(upstream, fileURL: fileURL, store: store, options: options),
             configuration: configuration)

@@ -32,6 +32,13 @@ final class HARStore: Sendable {
     }
 
     /// A store for `fileURL` starting with no entries (the file is written at the first one).
+    /// The archive in `fileURL`, to be appended to; a new, empty one when there is no file.
+    static func appending(to fileURL: URL, creator: HARCreator) throws(HARError) -> HARStore {
+        FileManager.default.fileExists(atPath: fileURL.path)
+            ? try HARStore(fileURL: fileURL, archive: HARArchive(contentsOf: fileURL))
+            : HARStore(emptyAt: fileURL, creator: creator)
+    }
+
     convenience init(emptyAt fileURL: URL, creator: HARCreator) {
         self.init(
             fileURL: fileURL, directory: fileURL.deletingLastPathComponent(),
