@@ -137,7 +137,7 @@ extension FilesTests {
             try FileManager.default.removeItem(at: fixture.root.appendingPathComponent("a.txt"))
             #expect(registry.immediateResponse(for: request)?.head.status == .notFound)
         }
-    
+
         /// A large file, whole or one range, is answered at once as a file region to an engine that
         /// sends files itself; an engine that declines gets `nil` (a task), and nothing is counted.
         @Test func aLargeFileIsAnsweredAtOnceAsARegion() async throws {
@@ -164,5 +164,5 @@ extension FilesTests {
                 #expect(registry.metrics.started == before.started + 1)
             }
         }
-}
+    }
 }
