@@ -9,7 +9,8 @@ import FuzzSupport
 /// - when the fast parser accepts it, Foundation accepts it too and finds the same scheme, host,
 ///   port, path and query (compared the way `SchemeRequest` reads `URLComponents`);
 /// - when the fast parser rejects it, the reason holds for Foundation too (a `#`; no `//` and no
-///   path starting with `/`) — these are SchemeKit's deliberate refusals, listed in Fuzz/README.md;
+///   path starting with `/`; a host over 2048 bytes, which `URLComponents` drops) — these are
+///   SchemeKit's deliberate refusals, listed in Fuzz/README.md;
 /// - `SchemeRequest(string)` and `SchemeRequest(url:)` either throw `SchemeRequestError` or give a
 ///   request whose `url`, `path` and `pathExtension` can be read: never a trap.
 @main
@@ -41,6 +42,10 @@ struct FuzzURL {
                 require(!components.percentEncodedPath.hasPrefix("/") && components.host == nil,
                         "hierarchical URL rejected as opaque: \(string.debugDescription)")
             }
+        case .rejected(.malformedURL):
+            let components = URLComponents(string: string)
+            require(components == nil || components?.percentEncodedHost == nil,
+                    "host rejected that Foundation reads: \(string.debugDescription)")
         case .rejected(let error):
             Fuzzer.fail("unexpected fast-parser error \(error) for \(string.debugDescription)")
         case .unsupported:

@@ -86,7 +86,8 @@ public struct SchemeRequest: Sendable {
     ///   - headerFields: The request's header fields. Default: none.
     ///   - body: The request body. Default: ``SchemeRequestBody/empty``.
     /// - Throws: ``SchemeRequestError`` when the URL has no scheme, is not hierarchical
-    ///   (`app:foo`) or carries a fragment.
+    ///   (`app:foo`), carries a fragment, or has a host longer than 2048 bytes (which Foundation's
+    ///   `URLComponents` does not read).
     public init(
         url: URL,
         method: HTTPRequest.Method = .get,
@@ -215,6 +216,11 @@ public struct SchemeRequest: Sendable {
         let hasAuthority = url.absoluteString.dropFirst(scheme.count + 1).hasPrefix("//")
         guard hasAuthority || rawPath.hasPrefix("/") else {
             throw .notHierarchical(url.absoluteString)
+        }
+        // Foundation's `URLComponents` drops a host over 2048 bytes that `URL` still reads: refuse
+        // it rather than route the request as if it had no host.
+        if components.percentEncodedHost == nil, let urlHost = url.host(percentEncoded: true), !urlHost.isEmpty {
+            throw .malformedURL(url.absoluteString)
         }
         let host = (components.percentEncodedHost ?? "").lowercased()
         let path = rawPath.isEmpty ? "/" : rawPath

@@ -23,6 +23,10 @@ struct SchemeURLParts: Sendable {
     var pathAndQuery: String
 
     /// What the fast parser made of a string.
+    /// The longest host accepted, in bytes: Foundation's `URLComponents` finds no host in a
+    /// longer one (while `URL` does), so such a URL would mean two different things.
+    static let maximumHostLength = 2048
+
     enum Outcome: Sendable {
         /// A URL the fast path fully understands.
         case parsed(SchemeURLParts)
@@ -80,6 +84,7 @@ struct SchemeURLParts: Sendable {
                 index += 1
             }
             let hostEnd = index
+            if hostEnd - hostStart > Self.maximumHostLength { return .rejected(.malformedURL(original)) }
             if hostEnd - hostStart >= 4, containsIDNALabel(bytes, hostStart, hostEnd) { return .unsupported }
             if index < count, bytes[index] == UInt8(ascii: ":") {
                 index += 1

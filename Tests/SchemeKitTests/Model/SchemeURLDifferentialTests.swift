@@ -64,4 +64,32 @@ struct SchemeURLDifferentialTests {
         let url = try #require(URL(string: string))
         #expect(throws: SchemeRequestError.self) { try SchemeRequest(url: url) }
     }
+
+    /// Found by `FuzzURL` (Fuzz/crashes/FuzzURL-crash-99fabd…): `URLComponents` finds no host
+    /// in one longer than 2048 bytes while `URL` still does. SchemeKit refuses such a URL rather
+    /// than route it as if it had no host — on the fast path and on Foundation's.
+    @Test(arguments: [
+        "app://" + String(repeating: "a", count: 2049) + "/index.html",
+        "app://" + String(repeating: "a.", count: 1025) + "/x",
+        "app://" + String(repeating: "a", count: 2049) + "/%E2%82%AC?q=[",  // outside the fast subset
+        "app://" + String(repeating: "a", count: 2049),
+    ])
+    func aHostFoundationDropsIsAMalformedURL(string: String) throws {
+        #expect(URLComponents(string: string)?.percentEncodedHost == nil)
+        let url = try #require(URL(string: string))
+        for make in [{ try SchemeRequest(string) }, { try SchemeRequest(url: url) }] {
+            let error = #expect(throws: SchemeRequestError.self) { _ = try make() }
+            guard case .malformedURL = error else {
+                Issue.record("expected malformedURL, got \(String(describing: error))")
+                continue
+            }
+        }
+    }
+
+    @Test func aHostOf2048BytesIsKept() throws {
+        let host = String(repeating: "a", count: 2048)
+        let request = try SchemeRequest("app://\(host)/x")
+        #expect(request.host == host)
+        #expect(URLComponents(string: "app://\(host)/x")?.percentEncodedHost == host)
+    }
 }
