@@ -29,7 +29,7 @@ start=$(date +%s)
 touch Fuzz/Package.swift
 for target in "${targets[@]}"; do
     # One product at a time: a plain `swift build` would also build every product of the root
-    # package's dependencies (NIO, Hummingbird…), which no fuzz target needs.
+    # package's dependencies (NIO, swift-crypto…), which no fuzz target needs.
     if ! swift build "${build_flags[@]}" --product "$target" >>/tmp/schemekit-fuzz-build.log 2>&1; then
         tail -40 /tmp/schemekit-fuzz-build.log
         exit 1
