@@ -32,6 +32,35 @@
             #expect(throws: CDPCBORError.self) { try CDPCBOR.decode(encoded.dropLast(2)) }
         }
 
+        /// Found by `FuzzCDP` (Fuzz/crashes/FuzzCDP-crash-3124588b…): 1,900 nested maps overflowed
+        /// the stack of the recursive reader. Nesting is now limited as Chromium limits it.
+        @Test(arguments: [0x81 as UInt8, 0xa1, 0x9f, 0xc1])  // array of 1, map of 1, open array, a tag
+        func nestingDeeperThanChromiumAllowsIsATypedError(opener: UInt8) throws {
+            func nested(_ depth: Int) -> Data {
+                var bytes: [UInt8] = []
+                for _ in 0..<depth { bytes += opener == 0xa1 ? [0xa1, 0x61, 0x6b] : [opener] }  // map: key "k"
+                bytes.append(0x00)
+                if opener == 0x9f { bytes += [UInt8](repeating: 0xff, count: depth) }
+                return Data(bytes)
+            }
+            #expect(throws: CDPCBORError.tooDeep) { try CDPCBOR.decode(nested(100_000)) }
+            #expect(throws: CDPCBORError.tooDeep) { try CDPCBOR.decode(nested(CDPCBOR.maximumDepth)) }
+            var value = try CDPCBOR.decode(nested(CDPCBOR.maximumDepth - 1))
+            for _ in 0..<(CDPCBOR.maximumDepth - 1) {
+                switch value {
+                case .array(let elements): value = try #require(elements.first)
+                case .object(let members): value = try #require(members["k"])
+                default: break  // a tag wraps nothing in the value
+                }
+            }
+            #expect(value == .int(0))
+        }
+
+        @Test func deeplyNestedJSONIsAnErrorNotACrash() {
+            let deep = Data(String(repeating: "[", count: 100_000).utf8)
+            #expect(throws: (any Error).self) { try CDPJSON.decode(deep) }
+        }
+
         @Test func jsonCarriesBinaryAsBase64() throws {
             let json = CDPJSON.encode(.object(["body": .binary(Data([0xff, 0xfe, 0x00])), "s": .string("a\"b\n/")]))
             let text = String(decoding: json, as: UTF8.self)

@@ -111,9 +111,15 @@
             }
         }
 
+        /// The deepest nesting of arrays, maps and tags read, as Chromium's own CBOR parser
+        /// allows (`kStackLimit` in crdtp): deeper input is refused, not recursed into until the
+        /// stack overflows.
+        static let maximumDepth = 300
+
         private struct Reader {
             let bytes: UnsafeRawBufferPointer
             var position = 0
+            var depth = 0
 
             mutating func byte() throws(CDPCBORError) -> UInt8 {
                 guard position < bytes.count else { throw .truncated }
@@ -140,6 +146,9 @@
             }
 
             mutating func value() throws(CDPCBORError) -> CDPValue {
+                guard depth < CDPCBOR.maximumDepth else { throw .tooDeep }
+                depth += 1
+                defer { depth -= 1 }
                 let initial = try byte()
                 let major = initial >> 5
                 let info = initial & 0x1f
@@ -233,9 +242,11 @@
     }
 
     /// A CBOR message that could not be parsed.
-    enum CDPCBORError: Error, Sendable {
+    enum CDPCBORError: Error, Sendable, Equatable {
         case truncated
         case unsupported(UInt8)
         case malformed(String)
+        /// Arrays, maps and tags nested deeper than ``CDPCBOR/maximumDepth``.
+        case tooDeep
     }
 #endif
