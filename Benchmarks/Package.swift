@@ -22,6 +22,7 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         // The reference server for Benchmarks/serve.sh: what SwiftNIO's HTTP pipeline alone serves.
+        // Outside `Benchmarks/`: the benchmark plugin runs every executable there as a benchmark.
         .executableTarget(
             name: "nio-floor",
             dependencies: [
@@ -29,7 +30,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
-            path: "Benchmarks/NIOFloor"
+            path: "Peers/NIOFloor"
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -5,7 +5,7 @@ import SchemeKit
 /// A sink that drops everything: measures the handler and the guarded task, not an engine.
 private struct CacheDiscardingSink: SchemeTaskSink {
     func receive(_ response: SchemeResponse) {}
-    func receive(_ data: Data) {}
+    func receive(_ data: SchemeBody) {}
     func finish() {}
     func fail(_ error: any Error) {}
 }

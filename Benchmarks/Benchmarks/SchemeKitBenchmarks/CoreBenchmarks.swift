@@ -93,7 +93,7 @@ struct InMemoryHandler: SchemeHandler {
 /// An engine sink that does nothing but keep the optimiser from removing the calls.
 struct BareSink: SchemeTaskSink {
     func receive(_ response: SchemeResponse) { blackHole(response) }
-    func receive(_ data: Data) { blackHole(data) }
+    func receive(_ data: SchemeBody) { blackHole(data) }
     func finish() {}
     func fail(_ error: any Error) { blackHole(error) }
 }
@@ -103,9 +103,14 @@ struct BareWriter<Sink: SchemeTaskSink>: SchemeResponseWriter {
     let sink: Sink
 
     func writeHead(_ response: SchemeResponse) async throws { sink.receive(response) }
-    func write(_ data: Data) async throws { sink.receive(data) }
+    func write(_ data: SchemeBody) async throws { sink.receive(data) }
     func finish() async throws { sink.finish() }
     func fail(_ error: any Error) async throws { sink.fail(error) }
+    func makeBody<Failure: Error>(
+        count: Int, fill: (UnsafeMutableRawBufferPointer) throws(Failure) -> Int
+    ) throws(Failure) -> SchemeBody {
+        try MallocBodyAllocator().makeBody(count: count, fill: fill)
+    }
 }
 
 /// A writer with no guard, calling the sink through its existential.
@@ -113,7 +118,12 @@ struct ExistentialWriter: SchemeResponseWriter {
     let sink: any SchemeTaskSink
 
     func writeHead(_ response: SchemeResponse) async throws { sink.receive(response) }
-    func write(_ data: Data) async throws { sink.receive(data) }
+    func write(_ data: SchemeBody) async throws { sink.receive(data) }
     func finish() async throws { sink.finish() }
     func fail(_ error: any Error) async throws { sink.fail(error) }
+    func makeBody<Failure: Error>(
+        count: Int, fill: (UnsafeMutableRawBufferPointer) throws(Failure) -> Int
+    ) throws(Failure) -> SchemeBody {
+        try MallocBodyAllocator().makeBody(count: count, fill: fill)
+    }
 }

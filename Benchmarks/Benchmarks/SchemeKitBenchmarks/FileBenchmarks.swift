@@ -90,7 +90,7 @@ final class DiscardingSink: SchemeTaskSink {
     var bytes: Int { count.load(ordering: .relaxed) }
 
     func receive(_ response: SchemeResponse) {}
-    func receive(_ data: Data) { count.add(data.count, ordering: .relaxed) }
+    func receive(_ data: SchemeBody) { count.add(data.count, ordering: .relaxed) }
     func finish() {}
     func fail(_ error: any Error) { fatalError("benchmark request failed: \(error)") }
 }

@@ -101,7 +101,7 @@ private final class FirstByteSink: SchemeTaskSink {
 
     func receive(_ response: SchemeResponse) {}
 
-    func receive(_ data: Data) {
+    func receive(_ data: SchemeBody) {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             guard !state.sawByte else { return [] }
             state.sawByte = true
