@@ -34,7 +34,8 @@ let package = Package(
     traits: [
         .trait(
             name: "Server",
-            description: "schemeserve and the SchemeServe library (SwiftNIO, ArgumentParser, swift-log, swift-service-lifecycle).",
+            description:
+                "schemeserve and the SchemeServe library (SwiftNIO, ArgumentParser, swift-log, swift-service-lifecycle).",
             enabledTraits: ["Packages"]
         ),
         .trait(
@@ -151,12 +152,12 @@ let package = Package(
         ),
         .testTarget(
             name: "SchemeKitTests",
-            dependencies: ["SchemeKit", "SchemeKitTesting", "SchemeKitFaultHelper"],
+            dependencies: ["SchemeKit", "SchemeKitTesting", "SchemeKitFaultHelper", "LoopbackTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "SchemeKitTestingTests",
-            dependencies: ["SchemeKit", "SchemeKitTesting"],
+            dependencies: ["SchemeKit", "SchemeKitTesting", "LoopbackTestSupport"],
             swiftSettings: swiftSettings
         ),
         // MARK: Chromium trait

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -8,56 +9,19 @@ import Foundation
 /// real HTTP origin recordings are made against. It exits when ``stop()`` is called, when our end
 /// of its stdin closes, or after two minutes, so it never outlives the test.
 final class LoopbackOrigin: Sendable {
-    struct LaunchError: Error, CustomStringConvertible {
-        var description: String
-    }
-
     let port: Int
-    private let process: Process
-    private let stdin: Pipe
+    private let origin: OriginProcess
 
     init() throws {
-        let script = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/origin.py")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, "--max-lifetime", "120"]
-        let stdin = Pipe()
-        let stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        try process.run()
-        // The first line is the port: read it with poll(2), bounded.
-        let descriptor = stdout.fileHandleForReading.fileDescriptor
-        var line = Data()
-        let deadline = Date.now.addingTimeInterval(15)
-        var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        while Date.now < deadline {
-            guard poll(&request, 1, 200) > 0 else { continue }
-            var byte: UInt8 = 0
-            guard read(descriptor, &byte, 1) == 1, byte != 10 else { break }
-            line.append(byte)
-        }
-        guard let port = Int(String(decoding: line, as: UTF8.self)) else {
-            process.terminate()
-            throw LaunchError(description: "origin.py did not report its port")
-        }
-        self.port = port
-        self.process = process
-        self.stdin = stdin
+        origin = try OriginProcess(maxLifetime: 120)
+        port = origin.port
     }
 
     /// `http://127.0.0.1:<port>`.
     var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     /// Ends the origin and waits (bounded) until it is gone.
-    func stop() {
-        try? stdin.fileHandleForWriting.close()
-        if process.isRunning { process.terminate() }
-        let deadline = Date.now.addingTimeInterval(10)
-        while process.isRunning, Date.now < deadline { usleep(10_000) }
-    }
+    func stop() { origin.stop() }
 
     /// Whether something accepts TCP connections on the origin's port.
     var isReachable: Bool {
@@ -75,5 +39,4 @@ final class LoopbackOrigin: Sendable {
         }
     }
 
-    deinit { stop() }
 }

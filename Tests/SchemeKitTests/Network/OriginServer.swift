@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTestSupport
 import SchemeKit
 import SchemeKitTesting
 import Testing
@@ -23,13 +24,8 @@ final class OriginServer: Sendable {
         var ranged: Int?
     }
 
-    struct LaunchError: Error, CustomStringConvertible {
-        var description: String
-    }
-
     let port: Int
-    private let process: Process
-    private let stdin: Pipe
+    private let origin: OriginProcess
     private let client = URLSessionHTTPClient()
 
     private static let launched = Result { try OriginServer() }
@@ -38,45 +34,12 @@ final class OriginServer: Sendable {
     static func shared() throws -> OriginServer { try launched.get() }
 
     private init() throws {
-        let script = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/origin.py")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, "--max-lifetime", "600"]
-        let stdin = Pipe()
-        let stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        try process.run()
-
-        // Read the first line (the port) on a thread, bounded by a deadline.
-        let reader = stdout.fileHandleForReading
-        let line = LineBox()
-        let thread = Thread {
-            var bytes = Data()
-            while !bytes.contains(UInt8(ascii: "\n")) {
-                let chunk = reader.availableData
-                if chunk.isEmpty { break }
-                bytes.append(chunk)
-            }
-            line.set(String(decoding: bytes, as: UTF8.self))
-        }
-        thread.start()
-        guard let text = line.wait(seconds: 15), let port = Int(text.split(separator: "\n").first ?? "") else {
-            process.terminate()
-            throw LaunchError(description: "origin.py did not report its port")
-        }
-        self.port = port
-        self.process = process
-        self.stdin = stdin
+        origin = try OriginProcess(maxLifetime: 600)
+        port = origin.port
     }
 
     /// Ends the origin.
-    func stop() {
-        try? stdin.fileHandleForWriting.close()
-        if process.isRunning { process.terminate() }
-    }
+    func stop() { origin.stop() }
 
     /// `http://127.0.0.1:PORT` + `pathAndQuery`.
     func url(_ pathAndQuery: String) -> URL {
@@ -135,27 +98,6 @@ final class OriginServer: Sendable {
     /// The deterministic body the origin sends for `size=` and `chunks=`.
     static func pattern(count: Int) -> Data {
         Data((0..<count).map { UInt8(($0 * 7 + 13) % 251) })
-    }
-}
-
-/// A one-shot string handed from a thread, waited for with a deadline.
-private final class LineBox: Sendable {
-    private let condition = NSCondition()
-    nonisolated(unsafe) private var value: String?
-
-    func set(_ text: String) {
-        condition.lock()
-        value = text
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    func wait(seconds: Double) -> String? {
-        condition.lock()
-        defer { condition.unlock() }
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        while value == nil, condition.wait(until: deadline) {}
-        return value
     }
 }
 
