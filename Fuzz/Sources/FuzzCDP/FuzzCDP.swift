@@ -45,10 +45,14 @@ struct FuzzCDP {
         require(same(again, value), "JSON round trip changed \(String(decoding: data, as: UTF8.self))")
     }
 
-    /// Value equality where NaN equals NaN (CBOR can carry one).
+    /// Value equality where NaN equals NaN (CBOR can carry one) and an integer equals the double of
+    /// the same value.
     static func same(_ a: CDPValue, _ b: CDPValue) -> Bool {
         switch (a, b) {
         case (.double(let x), .double(let y)): return x == y || (x.isNaN && y.isNaN)
+        // JSON has one number type: an integral double written without a fraction reads back as
+        // an integer, and is the same number.
+        case (.int(let i), .double(let d)), (.double(let d), .int(let i)): return Double(i) == d
         case (.array(let x), .array(let y)): return x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
         case (.object(let x), .object(let y)):
             return x.count == y.count && x.allSatisfy { key, value in y[key].map { same(value, $0) } ?? false }
