@@ -78,12 +78,16 @@
             return browser
         }
 
-        /// Opens a new page (a target) and attaches a flattened session to it.
+        /// Opens a new page (a target) in a window of its own and attaches a flattened session to it.
+        ///
+        /// Every page gets its own window so that every page is visible: a second tab in one window
+        /// would hide the first (a pool's warm page hid the page in use), and Chromium defers
+        /// loading media in hidden pages, so an eager `<video>` never asked for its source.
         ///
         /// - Parameter url: The first URL. Default: `about:blank`.
         /// - Throws: ``ChromiumError``.
         public func newPage(url: String = "about:blank") async throws -> ChromiumPage {
-            let target = try await connection.send(CDP.CreateTarget(url: url))
+            let target = try await connection.send(CDP.CreateTarget(url: url, newWindow: true))
             return try await ChromiumPage.attach(to: target.targetId, connection: connection)
         }
 

@@ -8,15 +8,20 @@
             public var url: String
             /// Open in a new browser context (an incognito-like profile); `nil` uses the default one.
             public var browserContextId: String?
+            /// Open the page in a window of its own (`true`), rather than as a tab of the last window.
+            /// A tab that is not the active one is *hidden* (`document.visibilityState`), and Chromium
+            /// defers media loading in hidden pages: an eager `<video>` never asks for its source.
+            public var newWindow: Bool?
             /// The page's id.
             public struct Result: Decodable, Sendable {
                 /// The target id of the new page.
                 public var targetId: String
             }
             /// Creates the command.
-            public init(url: String = "about:blank", browserContextId: String? = nil) {
+            public init(url: String = "about:blank", browserContextId: String? = nil, newWindow: Bool? = nil) {
                 self.url = url
                 self.browserContextId = browserContextId
+                self.newWindow = newWindow
             }
         }
 
