@@ -2,7 +2,6 @@
 #if WebKitGTK
     import CWebKitGTK
     public import SchemeKit
-    import Synchronization
 
     /// A ``SchemeKit/SchemeDeliveryQueue`` that runs jobs on a GLib main context — where every WebKitGTK
     /// call must happen.
@@ -21,7 +20,7 @@
             var scheduled = false
         }
 
-        private let queue = Mutex(Queue())
+        private let queue = Locked(Queue())
         /// The context jobs run on; `nil` means the global default main context.
         private nonisolated(unsafe) let context: OpaquePointer?
 

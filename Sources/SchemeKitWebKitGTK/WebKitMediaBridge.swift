@@ -3,7 +3,6 @@
     import CWebKitGTK
     import Foundation
     import SchemeKit
-    import Synchronization
 
     /// The UI-process side of the media bridge: answers the range requests of the web process
     /// extension `SchemeKitWebKitGTKMedia` (its GStreamer source `schemekitsrc`) through the adapter's

@@ -26,8 +26,8 @@
             var waiters: [CheckedContinuation<Void, Never>] = []
         }
 
-        private let condition = NSCondition()
-        private var state = State()  // guarded by `condition`
+        /// The queue between the handler and the writer thread, which waits on it.
+        private let state = ConditionLock(State())
         private let socket: Int32
         private let offset: UInt64
         private let url: String
@@ -64,7 +64,7 @@
                 url: uri, path: request.path, offset: offset, socket: socket, adapter: adapter)
             adapter.mediaStreamStarted(stream)
             let task = adapter.registry.task(for: request, sink: stream)
-            stream.condition.withLock { stream.state.task = task }
+            stream.state.withLock { $0.task = task }
             let writer = Thread { stream.writeLoop() }
             writer.name = "SchemeKit media stream"
             writer.start()
@@ -94,7 +94,7 @@
         func fail(_ error: any Error) {
             let head = WebKitMediaBridge.responseHead(
                 status: 500, totalSize: -1, offset: 0, message: "SchemeKit: \(String(describing: error))")
-            condition.withLock {
+            state.withLock { state in
                 // Before a head, the web process reads this error head; after one, the early end of file.
                 if state.status == 0 {
                     state.queue.append(head)
@@ -106,7 +106,7 @@
 
         func waitForCapacity() async {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let ready = condition.withLock {
+                let ready = state.withLock { state in
                     if state.queued < capacity || state.broken || state.ended { return true }
                     state.waiters.append(continuation)
                     return false
@@ -136,13 +136,12 @@
         }
 
         private func enqueue(_ data: Data, _ update: (inout State) -> Void) {
-            let late = condition.withLock {
+            let late = state.withLock { state in
                 if state.stopped { return true }
                 update(&state)
                 if !state.broken {
                     state.queue.append(data)
                     state.queued += data.count
-                    condition.signal()
                 }
                 return false
             }
@@ -150,9 +149,8 @@
         }
 
         private func end(outcome: String) {
-            let waiters = condition.withLock {
+            let waiters = state.withLock { state in
                 state.ended = true
-                condition.signal()
                 defer { state.waiters = [] }
                 return state.waiters
             }
@@ -164,25 +162,29 @@
         /// stops the task).
         private func writeLoop() {
             while true {
-                condition.lock()
                 var closedByPeer = false
-                while state.queue.isEmpty && !state.ended && !state.broken {
+                var batch: (chunks: [Data], ended: Bool)?
+                let take = { (state: inout State) -> (chunks: [Data], ended: Bool) in
+                    defer { state.queue = [] }
+                    return (state.queue, state.ended)
+                }
+                while batch == nil {
+                    batch = state.wait(timeout: .milliseconds(500)) { state in
+                        state.queue.isEmpty && !state.ended && !state.broken ? nil : take(&state)
+                    }
                     // While the handler is slow, look every half second whether the web process has
                     // closed the range, so that a stop does not wait for the handler's next write.
-                    if !condition.wait(until: Date(timeIntervalSinceNow: 0.5)), schemekit_peer_closed(socket) != 0 {
+                    if batch == nil, schemekit_peer_closed(socket) != 0 {
                         closedByPeer = true
-                        break
+                        batch = state.withLock(take)
                     }
                 }
-                let chunks = state.queue
-                let ended = state.ended
-                state.queue = []
-                condition.unlock()
+                let (chunks, ended) = batch!
                 var failed = closedByPeer
                 for chunk in chunks where !failed {
                     failed = chunk.withUnsafeBytes { schemekit_send_all(socket, $0.baseAddress, $0.count) } != 0
                 }
-                let (waiters, task): ([CheckedContinuation<Void, Never>], SchemeTask?) = condition.withLock {
+                let (waiters, task): ([CheckedContinuation<Void, Never>], SchemeTask?) = state.withLock { state in
                     state.queued -= chunks.reduce(0) { $0 + $1.count }
                     if failed { state.broken = true }
                     guard failed || state.queued < capacity else { return ([], nil) }
@@ -193,13 +195,13 @@
                 if let task {
                     // The web process closed the range: stop the handler; nothing reaches the sink after.
                     task.stop()
-                    condition.withLock {
+                    state.withLock { state in
                         state.stopped = true
                         state.queue = []
                     }
                     record("stopped")
                 }
-                let done = condition.withLock { (state.ended || state.broken) && state.queue.isEmpty }
+                let done = state.withLock { ($0.ended || $0.broken) && $0.queue.isEmpty }
                 if done || (ended && chunks.isEmpty) { break }
             }
             close(socket)
@@ -209,7 +211,7 @@
 
         private func record(_ outcome: String) {
             guard !logged.exchange(true, ordering: .relaxed) else { return }
-            let (status, bytes, task) = condition.withLock { () -> (Int, Int, SchemeTask?) in
+            let (status, bytes, task) = state.withLock { state -> (Int, Int, SchemeTask?) in
                 defer { state.task = nil }
                 return (state.status, state.bytes, state.task)
             }

@@ -33,7 +33,7 @@
         private let path: String
         private let method: String
         private let started = ContinuousClock.now
-        private let shared = Mutex(Shared())
+        private let shared = Locked(Shared())
         private let logged = Atomic<Bool>(false)
         private let bufferCapacity: Int
 

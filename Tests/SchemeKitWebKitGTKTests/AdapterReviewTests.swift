@@ -68,6 +68,29 @@
             #expect(returned.wait(timeout: .now() + 5) == .success, "the second stop() returned")
         }
 
+        /// `stop()` called on the GLib thread itself (from a job, or a GLib callback: what an exit
+        /// handler running there does) quits the loop and returns, instead of waiting for the thread
+        /// it runs on to end (it used to deadlock). Then the thread ends, and a later `stop()` from
+        /// another thread returns.
+        @Test func stoppingOnTheMainThreadItselfReturns() async throws {
+            let context = g_main_context_new()
+            defer { g_main_context_unref(context) }
+            let thread = try GLibMainThread(context: context, initialisingGTK: false)
+            let returned = ConditionLock(false)
+            thread.executor.execute {
+                thread.stop()
+                returned.withLock { $0 = true }
+            }
+            #expect(returned.wait(timeout: .seconds(5)) { $0 ? true : nil } == true, "stop() on the thread returned")
+            let ended = ConditionLock(false)
+            Thread {
+                thread.stop()
+                ended.withLock { $0 = true }
+            }.start()
+            #expect(ended.wait(timeout: .seconds(5)) { $0 ? true : nil } == true, "the thread ended")
+            #expect(!thread.isCurrent)
+        }
+
         /// A method WebKit hands over reaches the registry as itself: the file handler's 405 (with
         /// `Allow`) reaches the page.
         @Test func anUnknownMethodReachesTheRegistryAsItself() async throws {
@@ -83,9 +106,9 @@
                     return [r.status, r.headers.get('allow') || ''];
                     """)
             }
-            let values = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [Any]
-            #expect(values?.first as? Int == 405, "status: \(json)")
-            #expect((values?.last as? String)?.contains("GET") == true, "Allow: \(json)")
+            let values = json.arrayValue
+            #expect(values?.first?.intValue == 405, "status: \(json)")
+            #expect(values?.last?.stringValue?.contains("GET") == true, "Allow: \(json)")
             await session.tearDown()
         }
 

@@ -138,9 +138,7 @@
         }
 
         func makeSession() async throws -> WebViewSession {
-            let session = try await WebViewSession.make(executor: glib.executor)
-            glib.installExitHandler()
-            return session
+            try await WebViewSession.make(executor: glib.executor)
         }
     }
 

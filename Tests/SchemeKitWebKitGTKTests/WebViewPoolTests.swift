@@ -13,14 +13,10 @@
 
         func makePool(_ harness: WebKitHarness) -> SessionPool<WebViewSession> {
             let executor = harness.glib.executor
-            let glib = harness.glib
             return SessionPool(
                 configuration: .init(warmCount: 1, maximumCount: 2, sweepInterval: nil), executor: executor
             ) {
-                let session = try await WebViewSession.make(
-                    executor: executor, blankURL: WebKitSchemeAdapter.blankURL(scheme: "app"))
-                glib.installExitHandler()
-                return session
+                try await WebViewSession.make(executor: executor)
             }
         }
 
@@ -52,7 +48,7 @@
                 try await session.load("app://localhost/index.html")
                 try await session.load("app://localhost/data/app.json")
             }
-            #expect(try await session.evaluate("window.injected") == "42")
+            #expect(try await session.evaluate("window.injected") == .number(42))
             #expect(try await session.backHistoryCount() >= 1)
 
             try await withTimeout(20, "recycle") { try await pool.recycle(session) }
@@ -61,10 +57,10 @@
             #expect(next === session)
             #expect(try await next.backHistoryCount() == 0, "history is gone")
             try await withTimeout(20, "load") { try await next.load("app://localhost/index.html") }
-            #expect(try await next.evaluate("typeof window.injected") == "\"undefined\"", "user script is gone")
+            #expect(try await next.evaluate("typeof window.injected") == .string("undefined"), "user script is gone")
             #expect(
                 try await next.evaluate("typeof (window.webkit && window.webkit.messageHandlers.probe)")
-                    == "\"undefined\"", "message handler is gone")
+                    == .string("undefined"), "message handler is gone")
             await pool.shutDown()
             await next.tearDown()
         }
