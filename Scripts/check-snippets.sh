@@ -32,6 +32,12 @@
 # A compiled block may also say `traits(A, B)` (e.g. `<!-- snippet: fragment traits(WebKitGTK) -->`):
 # the scratch package then enables those package traits on its dependency on SchemeKit.
 #
+# A whole program may also say `run(N, ARGS)` (e.g. `<!-- snippet: traits(WebKitGTK) run(100, Samples/app) -->`):
+# it is then linked and run N times with ARGS (relative paths are the repository's), with its
+# standard output piped, as a user's shell script would; every run must exit 0 and print something.
+# A program of the `WebKitGTK` trait runs under one `xvfb-run -a`. SCHEMEKIT_SKIP_SNIPPET_RUNS=1
+# compiles such programs without running them.
+#
 # Each compiled block gets the products of every module it imports (`import SchemeKit`,
 # `import SchemeKitTesting`, …, found in `swift package dump-package`), and nothing else, so a
 # snippet that forgets an import fails here as it would for a user.
@@ -67,7 +73,7 @@ for product in manifest["products"]:
 marker = re.compile(r"^\s*<!--\s*snippet:\s*(.*?)\s*-->\s*$")
 import_line = re.compile(r"^\s*(?:@[\w()]+\s+)*(?:(?:public|package|internal|fileprivate|private)\s+)?import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?([A-Za-z_]\w*)")
 
-snippets = []   # dicts: file, line (1-based line of the first code line), code lines, mode, params, traits
+snippets = []   # dicts: file, line (1-based line of the first code line), code lines, mode, params, traits, run
 for path in files:
     lines = open(os.path.join(root, path), encoding="utf-8").read().split("\n")
     index = 0
@@ -96,12 +102,17 @@ for path in files:
             mode = "fragment"
             if m := re.match(r"fragment\s*\((.*?)\)(?=\s|$)", spec):
                 params = m.group(1)
-        elif spec and not spec.startswith("traits"):
+        elif spec and not spec.startswith(("traits", "run")):
             sys.exit(f"{path}:{previous + 1}: unknown snippet marker '{spec}' (see Scripts/check-snippets.sh)")
         if m := re.search(r"traits\s*\(([^)]*)\)", spec):
             traits = [t.strip() for t in m.group(1).split(",") if t.strip()]
+        run = None
+        if m := re.search(r"run\s*\((\d+)\s*(?:,\s*([^)]*))?\)", spec):
+            if mode != "file":
+                sys.exit(f"{path}:{previous + 1}: run(…) needs a whole program, not a {mode}")
+            run = (int(m.group(1)), (m.group(2) or "").split())
         snippets.append(dict(file=os.path.join(root, path), shown=path, line=index + 2, code=code,
-                             mode=mode, params=params, traits=traits, reason=reason))
+                             mode=mode, params=params, traits=traits, reason=reason, run=run))
         index = end + 1
 
 package_dir = os.path.join(scratch, "package")
@@ -112,7 +123,7 @@ manifests_dir = os.path.join(scratch, "manifests")
 shutil.rmtree(manifests_dir, ignore_errors=True)
 os.makedirs(manifests_dir, exist_ok=True)
 
-targets, all_traits, plan = [], set(), []
+targets, all_traits, plan, runs = [], set(), [], []
 for number, s in enumerate(snippets, 1):
     where = f"{s['shown']}:{s['line']}"
     slug = re.sub(r"[^A-Za-z0-9]+", "_", os.path.splitext(s["shown"])[0]).strip("_")
@@ -164,6 +175,8 @@ for number, s in enumerate(snippets, 1):
     targets.append((name, needed))
     all_traits.update(s["traits"])
     plan.append((s["mode"], where, name))
+    if s["run"]:
+        runs.append((where, name, s["run"][0], s["run"][1], "WebKitGTK" in s["traits"]))
 
 trait_list = ", ".join(f'"{t}"' for t in sorted(all_traits))
 dependency = f'.package(path: "{root}"' + (f", traits: [.defaults, {trait_list}]" if all_traits else "") + ")"
@@ -185,7 +198,7 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 """)
-json.dump({"plan": plan, "products": sorted(products), "identity": identity},
+json.dump({"plan": plan, "runs": runs, "products": sorted(products), "identity": identity},
           open(os.path.join(scratch, "plan.json"), "w"), indent=1)
 for kind, where, what in plan:
     print(f"  {kind:<9} {where}" + (f"  (skipped: {what})" if kind == "skip" else ""))
@@ -236,4 +249,44 @@ if ((${#failed[@]})); then
     echo "${#failed[@]} snippet(s) do not compile: ${failed[*]} (errors above point at the Markdown lines)." >&2
 fi
 if ((status == 0)); then echo "Every snippet compiles."; fi
+
+# Programs marked run(N, ARGS): linked, then run N times with standard output piped; each run must
+# exit 0 and print something (a program that aborts in its exit handlers loses its buffered output).
+if [ "${SCHEMEKIT_SKIP_SNIPPET_RUNS:-0}" != 1 ]; then
+    while IFS=$'\t' read -r where target count xvfb args; do
+        if ! swift build --package-path "$scratch/package" --product "$target" > "$scratch/$target.link.log" 2>&1; then
+            echo "  FAILED    $where: does not link" >&2
+            grep -E "error: " "$scratch/$target.link.log" | sort -u | sed 's/^/    /' >&2
+            status=1
+            continue
+        fi
+        binary="$(swift build --package-path "$scratch/package" --show-bin-path)/$target"
+        runner=()
+        if [ "$xvfb" = 1 ]; then runner=(xvfb-run -a); fi
+        # One X server for every run; the loop reports how many runs failed and how.
+        if "${runner[@]}" bash -c '
+            binary=$1 count=$2 log=$3; shift 3
+            failures=0
+            for i in $(seq 1 "$count"); do
+                "$binary" "$@" > "$log.out" 2> "$log.err"; code=$?
+                if [ "$code" != 0 ] || [ ! -s "$log.out" ]; then
+                    failures=$((failures + 1))
+                    echo "    run $i: exit $code, $(wc -c < "$log.out") bytes on stdout; stderr ends with:" >&2
+                    grep -v -E "ALSA|AL lib|a11y bus|D-Bus|dbus-launch|^$" "$log.err" | tail -3 | sed "s/^/      /" >&2
+                fi
+            done
+            echo "    $((count - failures)) of $count runs exited 0 with output"
+            [ "$failures" = 0 ]' _ "$binary" "$count" "$scratch/$target.run" $args; then
+            echo "  ran       $where ($count times)"
+        else
+            echo "  FAILED    $where: not every run exited cleanly (see above)" >&2
+            status=1
+        fi
+    done < <(python3 -c '
+import json, os, sys
+plan = json.load(open(sys.argv[1]))
+for where, name, count, args, xvfb in plan["runs"]:
+    args = [a if os.path.isabs(a) else os.path.join(sys.argv[2], a) for a in args]
+    print("\t".join([where, name, str(count), "1" if xvfb else "0", " ".join(args)]))' "$scratch/plan.json" "$root")
+fi
 exit $status

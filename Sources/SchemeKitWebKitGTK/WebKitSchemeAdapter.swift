@@ -24,8 +24,8 @@
     /// Create it, and use it, on the GLib main context:
     ///
     /// ```swift
-    /// let adapter = try await glib.run {
-    ///     WebKitSchemeAdapter(registry: registry, context: webkit_web_context_get_default(), executor: glib)
+    /// let adapter = try await glib.executor.run {
+    ///     WebKitSchemeAdapter(registry: registry, executor: glib.executor)   // WebKit's default context
     /// }
     /// ```
     ///
@@ -53,7 +53,7 @@
             var view: UInt?
         }
 
-        private let state = Mutex(State())
+        private let state = Locked(State())
 
         /// Registers every scheme of `registry` on `context`, and media for them. Call on the GLib
         /// main context, before any view of `context` loads a page (web processes read the media
@@ -75,6 +75,7 @@
         /// - Parameters:
         ///   - registry: The handlers. Schemes registered later are not seen: build the registry first.
         ///   - context: The `WebKitWebContext` (WebKit allows one registration per scheme and context).
+        ///     Default: `nil`, WebKit's default context (the one views use unless given another).
         ///   - executor: The executor of the main context `context` lives on.
         ///   - bufferCapacity: Bytes buffered per response before the handler waits. Default: 256 KiB.
         ///   - mediaExtension: The built `libSchemeKitWebKitGTKMedia.so`, or `nil` for no media on the
@@ -82,11 +83,12 @@
         ///     (where SwiftPM builds it when the executable depends on the product).
         public init(
             registry: SchemeRegistry,
-            context: OpaquePointer,
+            context: OpaquePointer? = nil,
             executor: GLibExecutor,
             bufferCapacity: Int = 256 << 10,
             mediaExtension: URL? = WebKitSchemeAdapter.defaultMediaExtension
         ) {
+            let context = context ?? webkit_web_context_get_default()!
             self.registry = registry
             self.context = context
             self.executor = executor
@@ -104,6 +106,25 @@
             if let mediaExtension {
                 mediaEnabled = enableMedia(extension: mediaExtension)
             }
+            if let scheme = registry.schemes.first {
+                let blank = Self.blankURL(scheme: scheme.rawValue)
+                Self.blankPages.withLock { pages in
+                    if pages[UInt(bitPattern: context)] == nil { pages[UInt(bitPattern: context)] = blank }
+                }
+            }
+            // WebKit registers exit handlers while setting a context up: keep GTK's ahead of them.
+            GLibMainThread.registerExitHandlerAgain()
+        }
+
+        /// The blank page of the first adapter made for each web context (by its address), for
+        /// ``WebViewSession``'s default.
+        private static let blankPages = Locked<[UInt: String]>([:])
+
+        /// The blank page views of `context` should show between holders: the first adapter's
+        /// ``blankURL(scheme:host:)`` for its first scheme, so that a pooled view stays in the
+        /// web process of the app's site; `about:blank` when no adapter serves that context.
+        static func defaultBlankURL(for context: OpaquePointer) -> String {
+            blankPages.withLock { $0[UInt(bitPattern: context)] } ?? "about:blank"
         }
 
         /// The path of the empty page the adapter answers itself on every scheme it serves (no handler,
@@ -111,7 +132,7 @@
         ///
         /// A view reset to `about:blank` that then loads `app://…` changes site, and WebKit moves it to
         /// a new web process (about a second here); reset to `app://localhost/.schemekit/blank` instead
-        /// and the next `app://` load stays in the warm process (see ``WebViewSession/make(executor:width:height:warm:blankURL:)``).
+        /// and the next `app://` load stays in the warm process (see ``WebViewSession/make(executor:width:height:warm:blankURL:context:)``).
         public static let blankPath = "/.schemekit/blank"
 
         /// The blank page URL for `scheme` and `host`: `scheme://host/.schemekit/blank`.

@@ -31,7 +31,7 @@
         private var terminated = false
         private var closed = false
         private var pendingLoad: CheckedContinuation<Void, any Error>?
-        private var messageHandlers: [String: (handlerID: gulong, callback: @Sendable (String) -> Void)] = [:]
+        private var messageHandlers: [String: (handlerID: gulong, callback: @Sendable (JavaScriptValue) -> Void)] = [:]
 
         private init(executor: GLibExecutor, width: Int32, height: Int32, context: OpaquePointer?) {
             self.executor = executor
@@ -81,35 +81,47 @@
 
         private let signalTarget = SignalTarget()
 
-        /// Makes a view in a new window, shows it (under Xvfb) and, when `warm`, loads `about:blank` so
-        /// its web process is running when this returns.
+        /// Makes a view in a new window, shows it (under Xvfb) and, when `warm`, loads its blank page
+        /// so its web process is running when this returns.
         ///
         /// - Parameters:
         ///   - executor: The executor of the default main context (GTK must be initialised there).
         ///   - width: The window width. Default: 1024.
         ///   - height: The window height. Default: 768.
-        ///   - warm: Load `blankURL` before returning. Default: `true`. A cold view (`false`) pays
-        ///     its web process start-up on its first load, and ``reset()`` cannot clear its history.
-        ///   - blankURL: The empty page a fresh and a reset view show. Default: `about:blank`. Pass
-        ///     ``WebKitSchemeAdapter/blankURL(scheme:host:)`` for views that will load `app://` pages:
-        ///     the view then stays in its warm web process instead of changing site on the next load.
+        ///   - warm: Load the blank page before returning. Default: `true`. A cold view (`false`)
+        ///     pays its web process start-up on its first load, and ``reset()`` cannot clear its
+        ///     history.
+        ///   - blankURL: The empty page a fresh and a reset view show. Default: `nil`, which means
+        ///     the blank page of the ``WebKitSchemeAdapter`` serving the view's context
+        ///     (``WebKitSchemeAdapter/blankURL(scheme:host:)`` for its first scheme), so that a pooled
+        ///     view stays in the warm web process of the app's site (a reset to `about:blank` would
+        ///     move the next `app://` load to a new web process: 0.2–0.7 s instead of 0.02–0.1 s);
+        ///     `about:blank` when no adapter serves the context. Make the adapter first.
         ///   - context: The `WebKitWebContext` of the view. Default: `nil`, WebKit's default context.
         public static func make(
             executor: GLibExecutor, width: Int = 1024, height: Int = 768, warm: Bool = true,
-            blankURL: String = "about:blank", context: OpaquePointer? = nil
+            blankURL: String? = nil, context: OpaquePointer? = nil
         ) async throws -> WebViewSession {
             nonisolated(unsafe) let context = context
-            let session = try await executor.run {
-                WebViewSession(executor: executor, width: Int32(width), height: Int32(height), context: context)
+            let (session, blank) = try await executor.run {
+                let session = WebViewSession(
+                    executor: executor, width: Int32(width), height: Int32(height), context: context)
+                let viewContext = webkit_web_view_get_context(session.view)!
+                return (session, blankURL ?? WebKitSchemeAdapter.defaultBlankURL(for: viewContext))
             }
-            guard warm else { return session }
+            guard warm else {
+                GLibMainThread.registerExitHandlerAgain()
+                return session
+            }
             do {
-                try await session.load(blankURL)
+                try await session.load(blank)
                 try await executor.run { session.emptyState = webkit_web_view_get_session_state(session.view) }
             } catch {
                 await session.tearDown()
                 throw error
             }
+            // The first views load the libraries (GL, the renderer) that register exit handlers.
+            GLibMainThread.registerExitHandlerAgain()
             return session
         }
 
@@ -168,23 +180,35 @@
             }
         }
 
-        /// Evaluates a JavaScript expression and returns its value as JSON (`"undefined"` when it has none).
+        /// Evaluates `script` in the page and returns its value, awaiting a Promise.
         ///
-        /// - Throws: ``WebKitGTKError/javaScript(_:)`` with the exception's message.
-        public func evaluate(_ script: String) async throws -> String {
-            try await javaScript { completion in
-                webkit_web_view_evaluate_javascript(
-                    self.view, script, -1, nil, nil, nil, GAsyncCompletion.callback, completion)
-            } finish: { result, error in
-                webkit_web_view_evaluate_javascript_finish(self.view, result, error)
+        /// The contract is the same on every engine (see ``SchemeKit/JavaScriptValue``): what
+        /// `JSON.stringify` would keep, with `undefined` as `null`. An expression (`window.report`,
+        /// `fetch('/x').then(r => r.status)`) runs as the body of an async function (WebKit's
+        /// `call_async_javascript_function`), which awaits what it returns; a script of several
+        /// statements, which cannot be returned, runs as a script and gives its completion value.
+        ///
+        /// - Throws: ``WebKitGTKError/javaScript(_:)`` with the exception's message when the script
+        ///   throws or the Promise rejects.
+        public func evaluate(_ script: String) async throws -> JavaScriptValue {
+            do {
+                return try await callAsyncFunction("return (\n\(script)\n);")
+            } catch let error as WebKitGTKError where error.code == .javaScript && error.message.contains("SyntaxError")
+            {
+                return try await javaScript { completion in
+                    webkit_web_view_evaluate_javascript(
+                        self.view, script, -1, nil, nil, nil, GAsyncCompletion.callback, completion)
+                } finish: { result, error in
+                    webkit_web_view_evaluate_javascript_finish(self.view, result, error)
+                }
             }
         }
 
-        /// Runs `body` as the body of an async JavaScript function and returns its result as JSON; a
-        /// returned Promise is awaited.
+        /// Runs `body` as the body of an async JavaScript function and returns its result; a
+        /// returned Promise is awaited. The value follows ``evaluate(_:)``'s contract.
         ///
         /// - Throws: ``WebKitGTKError/javaScript(_:)`` when it throws or the Promise rejects.
-        public func callAsyncFunction(_ body: String) async throws -> String {
+        public func callAsyncFunction(_ body: String) async throws -> JavaScriptValue {
             try await javaScript { completion in
                 webkit_web_view_call_async_javascript_function(
                     self.view, body, -1, nil, nil, nil, nil, GAsyncCompletion.callback, completion)
@@ -229,8 +253,8 @@
         }
 
         /// Lets pages post messages with `window.webkit.messageHandlers.<name>.postMessage(value)`;
-        /// `callback` gets each value as JSON, on the main context.
-        public func addScriptMessageHandler(_ name: String, _ callback: @escaping @Sendable (String) -> Void)
+        /// `callback` gets each value (see ``SchemeKit/JavaScriptValue``), on the main context.
+        public func addScriptMessageHandler(_ name: String, _ callback: @escaping @Sendable (JavaScriptValue) -> Void)
             async throws
         {
             try await executor.run {
@@ -267,8 +291,9 @@
             finish:
                 @escaping @Sendable (OpaquePointer?, UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) ->
                 OpaquePointer?
-        ) async throws -> String {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<String, any Error>) in
+        ) async throws -> JavaScriptValue {
+            try await withCheckedThrowingContinuation {
+                (continuation: CheckedContinuation<JavaScriptValue, any Error>) in
                 executor.execute {
                     guard !self.closed else { return continuation.resume(throwing: WebKitGTKError.sessionClosed) }
                     let completion = GAsyncCompletion { _, result in
@@ -276,7 +301,7 @@
                         guard let value = finish(result, &error) else {
                             return continuation.resume(throwing: WebKitGTKError.javaScript(consumeError(error)))
                         }
-                        continuation.resume(returning: WebViewSession.json(value))
+                        continuation.resume(returning: WebViewSession.javaScriptValue(value))
                         g_object_unref(UnsafeMutableRawPointer(value))
                     }
                     start(completion.retainedPointer())
@@ -284,11 +309,14 @@
             }
         }
 
-        static func json(_ value: OpaquePointer) -> String {
-            if jsc_value_is_undefined(value) != 0 { return "undefined" }
-            guard let text = jsc_value_to_json(value, 0) else { return "undefined" }
+        /// A `JSCValue` as a ``SchemeKit/JavaScriptValue``, through `JSON.stringify` (`undefined`,
+        /// and what JSON cannot hold, is `null`).
+        static func javaScriptValue(_ value: OpaquePointer) -> JavaScriptValue {
+            if jsc_value_is_undefined(value) != 0 { return .null }
+            guard let text = jsc_value_to_json(value, 0) else { return .null }
             defer { g_free(text) }
-            return String(cString: text)
+            let length = strlen(text)
+            return (try? JavaScriptValue(json: UnsafeRawBufferPointer(start: text, count: length))) ?? .null
         }
 
         private func clearState() throws {
@@ -364,15 +392,16 @@
 
         /// The callback of one script message handler, carried as the signal's `user_data`.
         private final class MessageHandler {
-            let callback: @Sendable (String) -> Void
-            init(_ callback: @escaping @Sendable (String) -> Void) { self.callback = callback }
+            let callback: @Sendable (JavaScriptValue) -> Void
+            init(_ callback: @escaping @Sendable (JavaScriptValue) -> Void) { self.callback = callback }
         }
 
         private static let scriptMessage:
             @convention(c) (OpaquePointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void = {
                 _, value, data in
                 guard let value else { return }
-                Unmanaged<MessageHandler>.fromOpaque(data!).takeUnretainedValue().callback(WebViewSession.json(value))
+                Unmanaged<MessageHandler>.fromOpaque(data!).takeUnretainedValue().callback(
+                    WebViewSession.javaScriptValue(value))
             }
     }
 #endif

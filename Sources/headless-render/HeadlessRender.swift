@@ -5,7 +5,6 @@
     import Dispatch
     import Foundation
     import SchemeKit
-    import Synchronization
 
     /// `headless-render`: loads a directory through SchemeKit in a pooled headless engine view and
     /// reports the load time, every request, the console, an optional JavaScript result and snapshot.
@@ -76,6 +75,14 @@
         @Flag(help: "Print one JSON object at the end.")
         var json = false
 
+        @Flag(
+            help: """
+                WebKitGTK: render without the media extension (libSchemeKitWebKitGTKMedia.so): <video> and \
+                <audio> on the app's scheme then fail to load. Without this flag a missing extension is an \
+                error (exit 2), so a page never silently loses its media.
+                """)
+        var noMedia = false
+
         func validate() throws {
             guard engine.isBuilt else {
                 throw ValidationError(
@@ -128,15 +135,12 @@
         /// Runs `body` in a task and blocks the calling thread until it returns: its exit code, or 1
         /// (2 for ``EngineUnavailable``) with the error on standard error.
         static func runBlocking(_ body: @escaping @Sendable () async throws -> Int32) -> Int32 {
-            let outcome = Mutex<Result<Int32, any Error>?>(nil)
-            let done = DispatchSemaphore(value: 0)
+            let outcome = ConditionLock<Result<Int32, any Error>?>(nil)
             Task {
                 let result = await Result { try await body() }
                 outcome.withLock { $0 = result }
-                done.signal()
             }
-            done.wait()
-            switch outcome.withLock({ $0! }) {
+            switch outcome.wait(until: { $0 })! {
             case .success(let status):
                 return status
             case .failure(let error):

@@ -4,7 +4,6 @@
     import Foundation
     import SchemeKit
     import SchemeKitWebKitGTK
-    import Synchronization
 
     /// The work of one `headless-render --engine webkit` run, on the GLib main thread.
     struct WebKitRenderer {
@@ -34,6 +33,10 @@
         /// Starts the GLib main thread, renders, stops it: the run's exit code (2 when GLib could
         /// not start).
         static func runOnGLibThread(options: HeadlessRender) -> Int32 {
+            if !options.noMedia, WebKitSchemeAdapter.defaultMediaExtension == nil {
+                FileHandle.standardError.write(Data("headless-render: \(Self.missingMediaExtension)\n".utf8))
+                return 2
+            }
             let glib: GLibMainThread
             do {
                 glib = try GLibMainThread()
@@ -46,11 +49,20 @@
             return code
         }
 
+        /// Why a run without `--no-media` cannot start when the extension is missing: one line.
+        static let missingMediaExtension = """
+            the WebKitGTK media extension \(WebKitSchemeAdapter.mediaExtensionFileName) is not next to this \
+            binary, so <video>/<audio> on the app's scheme would not play: build every product of the trait \
+            (`swift build --traits WebKitGTK`, or `--product SchemeKitWebKitGTKMedia`), set \
+            SCHEMEKIT_WEBKIT_MEDIA_EXTENSION to the file, or pass --no-media
+            """
+
         func run() async throws -> Int32 {
             let executor = glib.executor
             let registry = try options.makeRegistry()
+            let media = options.noMedia ? nil : WebKitSchemeAdapter.defaultMediaExtension
             let adapter = try await executor.run {
-                WebKitSchemeAdapter(registry: registry, context: webkit_web_context_get_default(), executor: executor)
+                WebKitSchemeAdapter(registry: registry, executor: executor, mediaExtension: media)
             }
             let target =
                 options.url ?? "\(options.scheme)://localhost\(options.path.hasPrefix("/") ? "" : "/")\(options.path)"
@@ -64,12 +76,12 @@
             ) { try await WebViewSession.make(executor: executor, blankURL: blankURL) }
             await pool.start()
 
-            let console = Mutex<[String]>([])
+            let console = Locked<[String]>([])
             let holder = Holder()
             let session = try await pool.acquire(for: holder)
             try await session.addUserScript(Self.consoleScript)
-            try await session.addScriptMessageHandler("console") { json in
-                let text = (try? JSONDecoder().decode(String.self, from: Data(json.utf8))) ?? json
+            try await session.addScriptMessageHandler("console") { value in
+                let text = value.stringValue ?? value.description
                 console.withLock { $0.append(text) }
             }
             adapter.clearLog()
@@ -84,7 +96,7 @@
             var status: Int32 = 0
             if let expression = options.eval {
                 do {
-                    report.eval = try await session.callAsyncFunction("return (\(expression));")
+                    report.eval = try await session.evaluate(expression).description
                 } catch {
                     FileHandle.standardError.write(Data("headless-render: --eval threw: \(error)\n".utf8))
                     status = 1

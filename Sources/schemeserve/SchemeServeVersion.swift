@@ -5,6 +5,6 @@
     /// Kept equal to the newest heading of `CHANGELOG.md` and the version in the README.
     enum SchemeServeVersion {
         /// The version string (semantic versioning; 0.x while the API may still change).
-        static let current = "0.1.0-dev"
+        static let current = "0.1.0"
     }
 #endif

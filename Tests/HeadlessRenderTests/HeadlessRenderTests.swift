@@ -31,11 +31,27 @@
         }
 
         var testDescription: String { rawValue }
+
+        /// The binary under test: `SCHEMEKIT_HEADLESS_RENDER_WEBKIT` / `…_CHROMIUM` when set (what
+        /// `Scripts/test.sh` builds from a clean directory with the README's own command for the
+        /// engine, so that a product the README's build leaves out shows up here), else the
+        /// `headless-render` built next to this test bundle.
+        var binary: URL {
+            let variable = "SCHEMEKIT_HEADLESS_RENDER_\(rawValue.uppercased())"
+            if let path = ProcessInfo.processInfo.environment[variable], !path.isEmpty {
+                return URL(fileURLWithPath: path)
+            }
+            return ToolProcess.binary("headless-render")
+        }
     }
 
     /// `headless-render` on a given engine.
-    func headlessRender(_ engine: Engine, _ arguments: [String], timeout: Double = 60) throws -> ToolProcess {
-        try ToolProcess.run("headless-render", ["--engine", engine.rawValue] + arguments, timeout: timeout)
+    func headlessRender(
+        _ engine: Engine, _ arguments: [String], executable: URL? = nil, timeout: Double = 60
+    ) throws -> ToolProcess {
+        try ToolProcess.run(
+            "headless-render", ["--engine", engine.rawValue] + arguments, executable: executable ?? engine.binary,
+            timeout: timeout)
     }
 
     /// `headless-render`, the built binary run as a user runs it, on each engine it was built with
@@ -74,29 +90,102 @@
             return directory
         }
 
-        @Test(arguments: Engine.built) func theSampleAppRendersWithEveryRequestInTheJSONReport(engine: Engine)
-            async throws
-        {
-            let app = URL(fileURLWithPath: #filePath)
-                .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-                .appendingPathComponent("Samples/app")
-            let run = try headlessRender(
-                engine,
-                [
-                    app.path, "--json", "--eval",
-                    "window.sampleReport.then((r) => r.css && r.module && r.json && r.font)",
-                ])
+        /// The sample app's own report (`window.sampleReport`).
+        struct SampleReport: Decodable {
+            struct Image: Decodable { var width: Int, height: Int, ok: Bool }
+            var css: Bool, module: Bool, image: Image, font: Bool, json: Bool, video: Bool, missing404: Bool
+        }
+
+        static let sampleApp = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Samples/app")
+
+        /// Every self-check of the sample app passes through `headless-render` on each engine, its
+        /// eager `<video>` included (Chromium never asked for the clip while the pool's warm page hid
+        /// the page in use; WebKitGTK plays it only with the media extension).
+        @Test(arguments: Engine.built) func theSampleAppPassesEverySelfCheckWithEveryRequestInTheReport(
+            engine: Engine
+        ) async throws {
+            let app = Self.sampleApp
+            let run = try headlessRender(engine, [app.path, "--json", "--eval", "window.sampleReport"])
             #expect(run.status == 0, "stderr: \(run.stderr)")
             let report = try JSONDecoder().decode(Report.self, from: Data(run.lastLine.utf8))
             #expect(report.url == engine.indexURL)
             #expect(report.loadMs > 0)
-            #expect(report.eval == "true", "CSS, module, JSON and font all arrived")
+            let checks = try JSONDecoder().decode(SampleReport.self, from: Data((report.eval ?? "").utf8))
+            #expect(checks.css, "stylesheet applied")
+            #expect(checks.module, "module imported a module")
+            #expect(checks.image.ok && checks.image.width == 96, "PNG and JPEG decoded")
+            #expect(checks.font, "web font loaded")
+            #expect(checks.json, "JSON fetched and parsed")
+            #expect(checks.video, "the eager <video>'s metadata loaded through the app's scheme")
+            #expect(checks.missing404, "a missing file answered 404")
             let index = try #require(report.requests.first { $0.path == "/index.html" })
             let size = try FileManager.default.attributesOfItem(atPath: app.appendingPathComponent("index.html").path)[
                 .size]
             #expect(index.status == 200 && index.handler == "files" && index.bytes == size as? Int)
             #expect(report.requests.contains { $0.path == "/data/does-not-exist.json" && $0.status == 404 })
+            #expect(report.requests.contains { $0.path == "/media/clip.webm" && [200, 206].contains($0.status) })
             #expect(report.coldMedianMs == nil, "no iterations asked for")
+        }
+
+        /// A page nobody here wrote the way the sample is written: an eager, muted `<video>` with no
+        /// user gesture, seeked to 2.5 s of a 5 s clip. It must load its metadata, seek, and be ready
+        /// to play there, on every engine.
+        @Test(arguments: Engine.built) func anEagerVideoLoadsSeeksAndIsReady(engine: Engine) async throws {
+            let site = try Self.site(
+                """
+                <!doctype html><title>video</title>
+                <video id="v" muted preload="auto" src="clip.webm"></video>
+                <script>
+                window.report = new Promise((resolve) => {
+                  const v = document.getElementById('v');
+                  const done = () => resolve({ readyState: v.readyState, duration: v.duration,
+                                               currentTime: v.currentTime, error: v.error ? v.error.code : 0 });
+                  v.addEventListener('loadedmetadata', () => { v.currentTime = 2.5; }, { once: true });
+                  v.addEventListener('seeked', () => {
+                    if (v.readyState >= 2) done(); else v.addEventListener('canplay', done, { once: true });
+                  }, { once: true });
+                  v.addEventListener('error', done, { once: true });
+                  setTimeout(done, 15000);
+                });
+                </script>
+                """)
+            defer { try? FileManager.default.removeItem(at: site) }
+            try TestMediaClip.webm(seconds: 5).write(to: site.appendingPathComponent("clip.webm"))
+            let run = try headlessRender(engine, [site.path, "--json", "--eval", "window.report"])
+            #expect(run.status == 0, "stderr: \(run.stderr)")
+            let report = try JSONDecoder().decode(Report.self, from: Data(run.lastLine.utf8))
+            struct Playback: Decodable { var readyState: Int, duration: Double?, currentTime: Double, error: Int }
+            let playback = try JSONDecoder().decode(Playback.self, from: Data((report.eval ?? "").utf8))
+            #expect(playback.error == 0, "no media error: \(playback)")
+            #expect(abs((playback.duration ?? 0) - 5) < 0.1, "duration: \(playback)")
+            #expect(abs(playback.currentTime - 2.5) < 0.1, "seeked to 2.5 s: \(playback)")
+            #expect(playback.readyState >= 2, "ready at the new position: \(playback)")
+            #expect(report.requests.contains { $0.path == "/clip.webm" }, "the engine asked for the clip")
+        }
+
+        /// A WebKitGTK `headless-render` whose media extension is not next to it says so in one line
+        /// and exits 2, rather than rendering a page whose media silently fails; `--no-media` renders
+        /// without it.
+        @Test func withoutItsMediaExtensionWebKitSaysHowToGetItAndExits2() async throws {
+            guard Engine.built.contains(.webkit) else { return }
+            let alone = FileManager.default.temporaryDirectory.appendingPathComponent("headless-render-\(UUID())")
+            try FileManager.default.createDirectory(at: alone, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: alone) }
+            let copy = alone.appendingPathComponent("headless-render")
+            try FileManager.default.copyItem(at: Engine.webkit.binary, to: copy)
+            let site = try Self.site("<!doctype html><title>t</title>")
+            defer { try? FileManager.default.removeItem(at: site) }
+            let refused = try headlessRender(.webkit, [site.path], executable: copy)
+            #expect(refused.status == 2)
+            let lines = refused.stderr.split(separator: "\n").filter { $0.hasPrefix("headless-render:") }
+            #expect(lines.count == 1, "one line: \(refused.stderr)")
+            #expect(
+                refused.stderr.contains("libSchemeKitWebKitGTKMedia.so") && refused.stderr.contains("--no-media")
+                    && refused.stderr.contains("swift build --traits WebKitGTK"), "\(refused.stderr)")
+            let plain = try headlessRender(.webkit, [site.path, "--no-media"], executable: copy)
+            #expect(plain.status == 0, "stderr: \(plain.stderr)")
         }
 
         @Test(arguments: Engine.built) func theTextReportListsRequestsAndTheConsole(engine: Engine) async throws {

@@ -23,8 +23,11 @@ public struct ToolProcess: Sendable {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name)
     }
 
-    /// Runs `name` with `arguments`; killed (and an issue recorded) after `timeout` seconds.
-    public static func run(_ name: String, _ arguments: [String], timeout: Double = 60) throws -> ToolProcess {
+    /// Runs `name` (the built executable next to the test bundle, or `executable`) with
+    /// `arguments`; killed (and an issue recorded) after `timeout` seconds.
+    public static func run(
+        _ name: String, _ arguments: [String], executable: URL? = nil, timeout: Double = 60
+    ) throws -> ToolProcess {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("\(name)-output-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -34,7 +37,7 @@ public struct ToolProcess: Sendable {
         _ = FileManager.default.createFile(atPath: out.path, contents: nil)
         _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         let process = Process()
-        process.executableURL = binary(name)
+        process.executableURL = executable ?? binary(name)
         process.arguments = arguments
         process.standardOutput = try FileHandle(forWritingTo: out)
         process.standardError = try FileHandle(forWritingTo: err)

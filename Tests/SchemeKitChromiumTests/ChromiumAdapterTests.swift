@@ -69,7 +69,7 @@
                 fetch('/img/mandelbrot.jpg', {headers: {Range: 'bytes=100-199'}, cache: 'no-store'})
                   .then(async r => [r.status, (await r.arrayBuffer()).byteLength, r.headers.get('content-range')])
                 """)
-            #expect(range == .array([.int(206), .int(100), range[2] ?? .null]))
+            #expect(range == .array([.number(206), .number(100), range[2] ?? .null]))
             #expect(range.arrayValue?[2].stringValue?.hasPrefix("bytes 100-199/") == true)
             let revalidated = try await harness.page.evaluate(
                 """
@@ -77,7 +77,7 @@
                   .then(etag => fetch('/data/app.json', {headers: {'If-None-Match': etag}, cache: 'no-store'}))
                   .then(r => r.status)
                 """)
-            #expect(revalidated == .int(304))
+            #expect(revalidated == .number(304))
             await harness.close()
         }
 
@@ -199,7 +199,7 @@
                 Promise.all(Array.from({length: 200}, (_, i) => fetch('/n/' + i, {cache: 'no-store'}).then(r => r.text())))
                   .then(texts => texts.filter(t => t === 'ok').length)
                 """)
-            #expect(count == .int(200))
+            #expect(count == .number(200))
             let done = ContinuousClock.now + .seconds(5)
             while harness.adapter.statistics.inFlight > 0, ContinuousClock.now < done {
                 try await Task.sleep(for: .milliseconds(10))

@@ -1,5 +1,6 @@
 #if Chromium
     import Foundation
+    import SchemeKit
     import Testing
 
     @testable import SchemeKitChromium
@@ -12,7 +13,7 @@
             defer { Task { await browser.close() } }
             #expect(try await browser.version().hasPrefix("Chrome/"))
             let page = try await browser.newPage()
-            #expect(try await page.evaluate("Promise.resolve(20 + 22)") == .int(42))
+            #expect(try await page.evaluate("Promise.resolve(20 + 22)") == .number(42))
             #expect(try await page.evaluate("'héllo ☃'") == .string("héllo ☃"))
             await #expect(throws: ChromiumError.self) { try await page.evaluate("Promise.reject(new Error('x'))") }
             let png = try await page.screenshot()

@@ -2,6 +2,7 @@
 #if WebKitGTK
     import Foundation
     import HTTPTypes
+    import LoopbackTestSupport
     import SchemeKit
     import Synchronization
 
@@ -10,23 +11,7 @@
     enum MediaClip {
         static let duration = 5.0
 
-        private static let made: Result<Data, any Error> = Result {
-            let file = FileManager.default.temporaryDirectory.appendingPathComponent("schemekit-clip-\(getpid()).webm")
-            defer { try? FileManager.default.removeItem(at: file) }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [
-                "gst-launch-1.0", "-q", "videotestsrc", "num-buffers=150", "!",
-                "video/x-raw,width=160,height=120,framerate=30/1", "!", "vp8enc", "!", "webmmux", "!", "filesink",
-                "location=\(file.path)",
-            ]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
-            return try Data(contentsOf: file)
-        }
+        private static let made: Result<Data, any Error> = Result { try TestMediaClip.webm(seconds: 5) }
 
         /// The clip's bytes.
         static func data() throws -> Data { try made.get() }

@@ -37,7 +37,7 @@
             let json = try await withTimeout(20, "the sample report") {
                 try await session.callAsyncFunction("return await window.sampleReport;")
             }
-            let report = try JSONDecoder().decode(Report.self, from: Data(json.utf8))
+            let report = try json.decode(as: Report.self)
             #expect(report.css, "stylesheet applied")
             #expect(report.module, "module imported a module")
             #expect(report.image.ok && report.image.width == 96 && report.image.height == 96, "images decoded")
@@ -57,10 +57,11 @@
                     return v.readyState >= 1 && v.duration > 0 && !v.error;
                     """)
             }
-            #expect(video == "true", "video metadata loaded through app:// (page check within 4 s: \(report.video))")
+            #expect(
+                video == .bool(true), "video metadata loaded through app:// (page check within 4 s: \(report.video))")
             #expect(report.missing404, "a missing file answers 404 to fetch()")
             let title = try await session.evaluate("document.title")
-            if report.video { #expect(title == "\"sample:ok\"") }
+            if report.video { #expect(title == .string("sample:ok")) }
             let log = harness.adapter.log
             // WebKit may stop a request and ask again (a process swap restarts the main resource, as
             // a CI run showed for /index.html): the entry that counts is the one that was answered.
@@ -96,7 +97,7 @@
                              range: response.headers.get('Content-Range'), first: bytes[0] };
                     """)
             }
-            let partial = try JSONDecoder().decode(Partial.self, from: Data(json.utf8))
+            let partial = try json.decode(as: Partial.self)
             let file = try Data(contentsOf: harness.appDirectory.appendingPathComponent("media/clip.webm"))
             #expect(partial.status == 206)
             #expect(partial.length == 4096)
@@ -139,7 +140,7 @@
             let json = try await withTimeout(30, "MSE playback and seek") {
                 try await session.callAsyncFunction(Self.rangePlayer)
             }
-            let playback = try JSONDecoder().decode(Playback.self, from: Data(json.utf8))
+            let playback = try json.decode(as: Playback.self)
             try #require(playback.mseSupported, "MediaSource supports WebM/VP9")
             let size = try Data(contentsOf: harness.appDirectory.appendingPathComponent("media/clip.webm")).count
             #expect(playback.width == 320 && playback.height == 180, "the decoder saw the clip's frames")
@@ -214,7 +215,7 @@
             let text = try await withTimeout(20, "fetching the body") {
                 try await session.callAsyncFunction("return await (await fetch('/body')).text();")
             }
-            #expect(text == "\"\(OffMainWriteHandler.chunks.joined())\"")
+            #expect(text == .string(OffMainWriteHandler.chunks.joined()))
             let after = harness.offMain.record.withLock { $0 }
             #expect(after.served == before.served + 1)
             #expect(

@@ -1,5 +1,6 @@
 #if Chromium
     public import Foundation
+    public import SchemeKit
 
     /// A page (a DevTools target) with its own flattened session.
     ///
@@ -63,17 +64,29 @@
             }
         }
 
-        /// Evaluates `expression` in the page, awaiting a promise, and returns its value.
+        /// Evaluates `expression` in the page (a script: its completion value is the result),
+        /// awaiting a Promise, and returns its value.
         ///
-        /// - Returns: The value as a ``CDPValue`` (`.null` for `undefined`).
-        /// - Throws: ``ChromiumError/Code/evaluationFailed`` when the expression throws or rejects.
-        public func evaluate(_ expression: String) async throws -> CDPValue {
-            let result = try await send(CDP.Evaluate(expression: expression))
-            if let exception = result.exceptionDetails {
-                let detail = exception.exception?.description ?? exception.text
+        /// The contract is the same on every engine (see ``SchemeKit/JavaScriptValue``): what
+        /// `JSON.stringify` would keep, with `undefined` as `null`.
+        ///
+        /// - Returns: The value; print it to see it as JSON text.
+        /// - Throws: ``ChromiumError/Code/evaluationFailed`` with the exception's text when the
+        ///   expression throws or the Promise rejects.
+        public func evaluate(_ expression: String) async throws -> JavaScriptValue {
+            // Read the reply's few fields in place: a result may hold what JSON cannot (NaN).
+            let reply = try await send(
+                "Runtime.evaluate",
+                .object([
+                    "expression": .string(expression), "awaitPromise": .bool(true), "returnByValue": .bool(true),
+                ]))
+            if let exception = reply["exceptionDetails"] {
+                let detail =
+                    exception["exception"]?["description"]?.stringValue ?? exception["text"]?.stringValue
+                    ?? "exception"
                 throw ChromiumError(.evaluationFailed, detail)
             }
-            return result.result.value ?? .null
+            return JavaScriptValue(remoteObject: reply["result"] ?? .null)
         }
 
         /// A PNG screenshot of the viewport.

@@ -21,7 +21,7 @@
         public nonisolated(nonsending) func isHealthy() async -> Bool {
             guard !connection.isClosed else { return false }
             let page = self
-            return (try? await withDeadline(.seconds(5)) { try await page.evaluate("1") == .int(1) }) ?? false
+            return (try? await withDeadline(.seconds(5)) { try await page.evaluate("1") == .number(1) }) ?? false
         }
 
         /// Closes the page's target.

@@ -20,7 +20,7 @@
         /// What one render produced.
         public struct Result: Sendable {
             /// The awaited value of the expression, or `nil` when none was given or it threw.
-            public var value: CDPValue?
+            public var value: JavaScriptValue?
             /// Why the expression failed (``ChromiumError/Code/evaluationFailed`` with the exception's
             /// text), or `nil`. The page loaded all the same: the other fields are filled.
             public var evaluationError: ChromiumError?
@@ -114,7 +114,7 @@
             do {
                 try await page.navigate(to: url, timeout: timeout)
                 let duration = ContinuousClock.now - started
-                var value: CDPValue?
+                var value: JavaScriptValue?
                 var evaluationError: ChromiumError?
                 if let expression {
                     do {
