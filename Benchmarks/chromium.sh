@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Headless Chromium: fetch() latency at 1 KiB, 64 KiB, 1 MiB and 10 MiB from the same Chromium
-# through the SchemeKitChromium adapter (CBOR pipe and JSON pipe), schemeserve and nginx on
+# through the SchemeKitChromium adapter (CBOR pipe and JSON pipe), Playwright's route.fulfill at the
+# same virtual origin (Benchmarks/playwright-peer.py, the system chromium), schemeserve and nginx on
 # loopback (the baseline); sample-app page loads on a new page versus a pooled page; the CPU
 # time of the adapter's process per request; live reload (schemeserve --watch): from a file's save
 # to the reloaded page's navigation start. Same files everywhere, `fetch(…, {cache: 'no-store'})`
@@ -70,8 +71,17 @@ nginx -c "$WORK/nginx/nginx.conf" -p "$WORK/nginx" &
 PIDS+=($!)
 sleep 0.5
 
+# Playwright's route.fulfill as a peer (pip install playwright==1.65.2; it drives the system
+# chromium, no browser download), when Playwright for Python is there.
+PLAYWRIGHT_ENV=()
+if python3 -c 'import playwright' 2>/dev/null; then
+  PLAYWRIGHT_ENV=(SCHEMEKIT_BENCH_PLAYWRIGHT="$HERE/Benchmarks/playwright-peer.py")
+else
+  echo "Playwright for Python not found: no Playwright column (pip install playwright==1.65.2)" >&2
+fi
+
 cd "$HERE"
-SCHEMEKIT_CHROMIUM_BENCH=1 SCHEMEKIT_BENCH_DIR="$WORK/site" SCHEMEKIT_BENCH_ROUNDS="$ROUNDS" \
+env "${PLAYWRIGHT_ENV[@]}" SCHEMEKIT_CHROMIUM_BENCH=1 SCHEMEKIT_BENCH_DIR="$WORK/site" SCHEMEKIT_BENCH_ROUNDS="$ROUNDS" \
 SCHEMEKIT_BENCH_SCHEMESERVE="http://127.0.0.1:$SS_PORT" SCHEMEKIT_BENCH_NGINX="http://127.0.0.1:$NGINX_PORT" \
 SCHEMEKIT_BENCH_LIVERELOAD="http://127.0.0.1:$WATCH_PORT" SCHEMEKIT_BENCH_LIVERELOAD_DIR="$WORK/watched" \
   swift test -c "$CONFIG" -Xswiftc -enable-testing --skip-build --traits Server,Chromium --filter ChromiumBenchmark 2>&1 | grep -E "^BENCH|passed|failed|error"

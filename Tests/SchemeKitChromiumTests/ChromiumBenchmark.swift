@@ -31,9 +31,9 @@
 
         struct Peer {
             let name: String
-            let page: ChromiumPage
             let base: String
-            let blank: String
+            /// Evaluates an expression in the peer's page.
+            let evaluate: @Sendable (String) async throws -> JavaScriptValue
         }
 
         @Test(.enabled(if: environment["SCHEMEKIT_CHROMIUM_BENCH"] == "1"), .timeLimit(.minutes(30)))
@@ -75,32 +75,40 @@
                 try await adapter.start()
                 browsers.append(browser)
                 adapters.append(adapter)
+                let page = try await browser.newPage()
+                try await page.navigate(to: "https://app.localhost/blank.html")
                 peers.append(
-                    Peer(
-                        name: "adapter-\(format.rawValue)", page: try await browser.newPage(),
-                        base: "https://app.localhost/", blank: "https://app.localhost/blank.html"))
+                    Peer(name: "adapter-\(format.rawValue)", base: "https://app.localhost/") {
+                        try await page.evaluate($0)
+                    })
             }
             for (name, variable) in [
                 ("schemeserve", "SCHEMEKIT_BENCH_SCHEMESERVE"), ("nginx", "SCHEMEKIT_BENCH_NGINX"),
             ] {
                 guard let base = Self.environment[variable] else { continue }
-                peers.append(
-                    Peer(
-                        name: name, page: try await browsers[0].newPage(), base: base + "/", blank: base + "/blank.html"
-                    ))
+                let page = try await browsers[0].newPage()
+                try await page.navigate(to: base + "/blank.html")
+                peers.append(Peer(name: name, base: base + "/") { try await page.evaluate($0) })
             }
-            for peer in peers { try await peer.page.navigate(to: peer.blank) }
+            // Playwright's route.fulfill at the same virtual origin, in a Chromium of its own (the
+            // same binary), when chromium.sh found Playwright for Python.
+            var playwright: PlaywrightPeer?
+            if let script = Self.environment["SCHEMEKIT_BENCH_PLAYWRIGHT"] {
+                let peer = try PlaywrightPeer(script: script, directory: directory)
+                playwright = peer
+                peers.append(Peer(name: "playwright", base: "https://app.localhost/") { try await peer.evaluate($0) })
+            }
 
             var samples: [String: [Double]] = [:]
             var adapterCPU: Double = 0
             var adapterRequests = 0
             // Warm-up round, not recorded.
-            for peer in peers { _ = try await peer.page.evaluate("(\(Self.measure))('\(peer.base)', '1m', 2)") }
+            for peer in peers { _ = try await peer.evaluate("(\(Self.measure))('\(peer.base)', '1m', 2)") }
             for _ in 0..<rounds {
                 for size in Self.sizes {
                     for peer in peers.shuffled() {
                         let cpu = Self.cpuSeconds()
-                        let times = try await peer.page.evaluate(
+                        let times = try await peer.evaluate(
                             "(\(Self.measure))('\(peer.base)', '\(size.name)', \(size.samples))")
                         if peer.name.hasPrefix("adapter") {
                             adapterCPU += Self.cpuSeconds() - cpu
@@ -115,10 +123,14 @@
             print("BENCH fetch latency in ms (median, p90) over \(rounds) interleaved rounds")
             for size in Self.sizes {
                 let baseline = samples["nginx \(size.name)"].map { Self.percentile($0, 0.5) }
+                let playwrightMedian = samples["playwright \(size.name)"].map { Self.percentile($0, 0.5) }
                 for peer in peers {
                     guard let values = samples["\(peer.name) \(size.name)"] else { continue }
                     let median = Self.percentile(values, 0.5)
-                    let ratio = baseline.map { String(format: " ratio-to-nginx=%.2f", median / $0) } ?? ""
+                    var ratio = baseline.map { String(format: " ratio-to-nginx=%.2f", median / $0) } ?? ""
+                    if let playwrightMedian, peer.name != "playwright" {
+                        ratio += String(format: " ratio-to-playwright=%.2f", median / playwrightMedian)
+                    }
                     print(
                         String(
                             format: "BENCH %@ %@ median=%.2f p90=%.2f n=%d%@", size.name, peer.name, median,
@@ -228,6 +240,7 @@
                         latencies.isEmpty ? -1 : Self.percentile(latencies, 0.9), latencies.count, max(rounds * 4, 10)))
                 try await page.close()
             }
+            playwright?.close()
             for adapter in adapters { await adapter.stop() }
             for browser in browsers { await browser.close() }
         }
