@@ -22,7 +22,8 @@
             try process.run()
             let first = try readLine()
             guard first.contains("\"ready\"") else {
-                throw CocoaError(.featureUnsupported, userInfo: [NSLocalizedDescriptionKey: "playwright peer: \(first)"])
+                throw CocoaError(
+                    .featureUnsupported, userInfo: [NSLocalizedDescriptionKey: "playwright peer: \(first)"])
             }
         }
 
