@@ -130,8 +130,8 @@ extension LocalFileHandler {
         public var usesHostSubdirectories: Bool
         /// The file served for a directory. Default: `index.html`; `nil` disables index files.
         public var indexFileName: String?
-        /// Serve `/<indexFileName>` for an extensionless path that matches nothing (single-page
-        /// apps with client-side routes). Default: `false`.
+        /// Serve `/<indexFileName>` for a page navigation that matches nothing (single-page apps with
+        /// client-side routes); ``navigationRule`` says what counts as one. Default: `false`.
         public var singlePageFallback: Bool
         /// The `Cache-Control` value sent with files and 304s. Default: `no-cache` (always
         /// revalidate, which is cheap thanks to `ETag`/`Last-Modified`); `nil` sends none.
@@ -176,6 +176,23 @@ extension LocalFileHandler {
         /// validators: `ETag` `"<size>-<mtime>-<coding>"`, distinct per encoding, and its
         /// `Last-Modified`. Preconditions are evaluated against them.
         public var precompressed: [PrecompressedEncoding]
+        /// Content codings applied on the fly to compressible files whose whole body is in memory
+        /// (kept by ``bodyCache`` or no larger than ``chunkSize``), in order of preference, when the
+        /// request accepts them and has no `Range`. Default: none.
+        ///
+        /// A precompressed sibling wins over an on-the-fly coding. The encoded body is made once
+        /// per file identity (device, inode, size, modification time) and kept in ``bodyCache``
+        /// beside the file's bytes, counting towards its limits, so a repeated request costs what
+        /// an identity hit costs. It is another representation of the same file: it carries the
+        /// file's validator made weak (`W/"<size>-<mtime>"`, as nginx does: `If-None-Match` still
+        /// matches it, `If-Range` never does), `Content-Encoding` and `Vary: Accept-Encoding`.
+        /// Compressible means text, JSON, XML, SVG, JavaScript, wasm and fonts of at least 256 bytes.
+        /// Larger files stream in the identity coding; an engine may compress the stream itself.
+        public var encoders: [any SchemeContentEncoder]
+        /// How ``singlePageFallback`` tells a page navigation (which gets the index file when
+        /// nothing matches) from a request for an asset (which does not). Default:
+        /// ``NavigationRule/byRequest``.
+        public var navigationRule: NavigationRule
 
         /// Creates a configuration; see each property for its default.
         public init(
@@ -192,7 +209,9 @@ extension LocalFileHandler {
             rangeLimits: RangeRequest.Limits = RangeRequest.Limits(),
             unavailableRoot: UnavailableRootPolicy = .fail,
             bodyCache: BodyCache? = nil,
-            precompressed: [PrecompressedEncoding] = []
+            precompressed: [PrecompressedEncoding] = [],
+            encoders: [any SchemeContentEncoder] = [],
+            navigationRule: NavigationRule = .byRequest
         ) {
             precondition(chunkSize > 0, "chunkSize must be positive")
             self.root = root
@@ -209,6 +228,23 @@ extension LocalFileHandler {
             self.unavailableRoot = unavailableRoot
             self.bodyCache = bodyCache
             self.precompressed = precompressed
+            self.encoders = encoders
+            self.navigationRule = navigationRule
         }
+    }
+
+    /// How the single-page fallback (``Configuration/singlePageFallback``) decides that a request
+    /// that matches no file is a page navigation, to be answered with the index file.
+    public enum NavigationRule: Sendable, Hashable {
+        /// By what the request says it is, as Vite's and webpack's dev servers decide: a navigation
+        /// (`Sec-Fetch-Mode: navigate`), or, from a client that sends no `Sec-Fetch-Mode`, an
+        /// `Accept` that lists `text/html` with a weight at least that of any other type — whatever
+        /// the last path segment looks like (`/v1.2` included). Requests that say they are for
+        /// something else (a script, an image, `fetch()` of JSON) get no fallback. A request with
+        /// neither field falls back to ``extensionless``. The default.
+        case byRequest
+        /// By the path alone: a path whose last segment has no extension (the rule of older
+        /// servers; `/v1.2` is then taken for a file).
+        case extensionless
     }
 }

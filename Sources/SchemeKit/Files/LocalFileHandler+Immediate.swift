@@ -4,25 +4,32 @@ import HTTPTypes
 extension LocalFileHandler {
     /// Answers at once what needs no read: refusals (403, hidden 404), a pass for a missing file,
     /// 304, 412 and 416, an empty file, HEAD of a file whose type its extension gives, and GET of
-    /// a file whose body is in the body cache (``Configuration/bodyCache``), whole or one range —
-    /// or, for any other file whose type its extension gives, whole or one range as a file region
-    /// (``SchemeCollectedResponse/fileRegion``), which only an engine that sends files itself takes.
+    /// a file whose body is in the body cache (``Configuration/bodyCache``), whole, in one range, or
+    /// in an on-the-fly coding the request accepts (``Configuration/encoders``, made once per file
+    /// and kept) — or, for any other file whose type its extension gives, whole or one range as a
+    /// file region (``SchemeCollectedResponse/fileRegion``), which only an engine that sends files
+    /// itself takes.
     ///
     /// Everything else is ``SchemeImmediateAnswer/deferred`` to ``handle(_:writer:)``: a body to
     /// read, a type to sniff, several ranges, a listing, a root that is unavailable. The answer is
     /// what ``handle(_:writer:)`` would write, from the same decoder, resolver and ``plan``. The
     /// only system calls are the resolver's `open`s and one `fstat` — or a single `lstat` for a
     /// path answered before from a cached body (see the body cache's `open_file_cache`-like
-    /// locations).
+    /// locations, which remember the file chosen for each set of acceptable codings, so a
+    /// browser's request with `Accept-Encoding`, `If-None-Match` or `If-Modified-Since` takes that
+    /// one `lstat` too).
     public func immediateAnswer(to request: SchemeRequest) -> SchemeImmediateAnswer {
-        if let cache = bodyCache, request.method == .get || request.method == .head,
-            acceptedEncodings(request).isEmpty,
-            let (file, name, entry) = cache.entry(forRequestPath: request.path)
+        guard request.method == .get || request.method == .head else { return .passed }
+        let negotiation = negotiate(request)
+        if let cache = bodyCache,
+            let (file, location, entry) = cache.entry(forRequestPath: request.path, negotiation: negotiation.mask)
         {
-            return immediateAnswer(file, name: name, encoding: nil, request: request, cached: entry)
+            return immediateAnswer(
+                file, name: location.name, encoding: location.encoding, encoder: negotiation.encoder,
+                request: request, cached: entry)
         }
         let location: Location
-        do { location = try locate(request) } catch { return .deferred }
+        do { location = try locate(request, negotiation: negotiation) } catch { return .deferred }
         switch location {
         case .passed:
             return .passed
@@ -36,22 +43,44 @@ extension LocalFileHandler {
             FileReadProbe.current?.opened(device: file.device, inode: file.inode)
             let cached = bodyCache.flatMap { $0.admits(file) ? $0.entry(of: file) : nil }
             if cached != nil, let directPath {
-                bodyCache?.remember(requestPath: request.path, path: directPath, name: name, file: file)
+                bodyCache?.remember(
+                    requestPath: request.path, negotiation: negotiation.mask, path: directPath, name: name,
+                    encoding: encoding, file: file)
             }
-            return immediateAnswer(file, name: name, encoding: encoding, request: request, cached: cached)
+            return immediateAnswer(
+                file, name: name, encoding: encoding, encoder: negotiation.encoder, request: request, cached: cached)
         }
     }
 
     private func immediateAnswer(
-        _ file: FileDescriptorStat, name: String, encoding: PrecompressedEncoding?, request: SchemeRequest,
-        cached: FileBodyCache.Entry?
+        _ file: FileDescriptorStat, name: String, encoding: PrecompressedEncoding?,
+        encoder: (any SchemeContentEncoder)?, request: SchemeRequest, cached: FileBodyCache.Entry?
     ) -> SchemeImmediateAnswer {
+        let size = file.size
+        // An on-the-fly coding of a cached compressible body: kept beside the body, made once.
+        if let encoder, encoding == nil, let cached, size >= Int64(CompressibleContent.minimumSize) {
+            if let variant = cached.variants[encoder.contentCoding] {
+                return .response(variantAnswer(variant, of: file, coding: encoder.contentCoding, request: request))
+            }
+            let sniffs = needsSniffing(name, encoding: nil)
+            let (mimeType, charset) = detector.contentType(
+                forPath: name, leadingBytes: sniffs ? cached.body.prefix(Self.sniffLength) : nil)
+            if CompressibleContent.isCompressible(mimeType),
+                let variant = encodedVariant(
+                    of: file, body: cached.body, coding: encoder, mimeType: mimeType, charset: charset,
+                    cache: bodyCache)
+            {
+                return .response(variantAnswer(variant, of: file, coding: encoder.contentCoding, request: request))
+            }
+        }
         // The common case: a plain GET or HEAD of a cached file whose head was built before.
         if let cached, let head = cached.head, head.name == name, head.contentCoding == encoding?.contentCoding,
             request.headerFields[.range] == nil, ConditionalRequest(request.headerFields).isEmpty
         {
-            return .response(
-                SchemeCollectedResponse(head: head.response, body: request.method == .head ? Data() : cached.body))
+            var answer = SchemeCollectedResponse(
+                head: head.response, body: request.method == .head ? Data() : cached.body)
+            answer.representationID = request.method == .head ? nil : head.id
+            return .response(answer)
         }
         let fields: HTTPFields
         let decision: RangeRequest.Decision
@@ -65,7 +94,6 @@ extension LocalFileHandler {
             fields = planned
             decision = planDecision
         }
-        let size = file.size
         if case .partial(let ranges) = decision, ranges.count > 1 { return .deferred }
         let sniffs = needsSniffing(name, encoding: encoding)
         let body: Data
@@ -91,9 +119,11 @@ extension LocalFileHandler {
             forPath: name, leadingBytes: sniffs ? body.prefix(Self.sniffLength) : nil)
         let (head, _) = Self.contentHead(
             fields: fields, decision: decision, size: size, mimeType: mimeType, charset: charset)
+        var id: UInt64?
         if cached != nil, decision == .whole, let cache = bodyCache {
-            cache.store(
-                FileBodyCache.Head(name: name, contentCoding: encoding?.contentCoding, response: head), of: file)
+            let stored = FileBodyCache.Head(name: name, contentCoding: encoding?.contentCoding, response: head)
+            cache.store(stored, of: file)
+            id = stored.id
         }
         guard request.method == .get, size > 0 else {
             return .response(SchemeCollectedResponse(head: head, body: Data()))
@@ -111,6 +141,8 @@ extension LocalFileHandler {
                     fileRegion: SchemeFileRegion(region, offset: range.first, count: range.count)))
         }
         let start = body.startIndex + Int(range.first)
-        return .response(SchemeCollectedResponse(head: head, body: body[start..<(start + Int(range.count))]))
+        var answer = SchemeCollectedResponse(head: head, body: body[start..<(start + Int(range.count))])
+        answer.representationID = id
+        return .response(answer)
     }
 }

@@ -17,23 +17,38 @@ extension LocalFileHandler {
         case content(HTTPFields, RangeRequest.Decision)
     }
 
-    /// Decides the answer for `file` (see ``FileAnswer``).
-    func plan(_ file: FileDescriptorStat, encoding: PrecompressedEncoding?, request: SchemeRequest) -> FileAnswer {
+    /// The validators and representation fields of `file`: `ETag`, `Last-Modified`,
+    /// `Cache-Control`, and `Content-Encoding`/`Vary` for an encoded representation (`encoding`
+    /// when `file` is a precompressed sibling, `onTheFly` when its bytes are encoded here).
+    func representationFields(_ file: FileDescriptorStat, encoding: PrecompressedEncoding?, onTheFly: String?)
+        -> (HTTPFields, EntityTag)
+    {
         let size = file.size
         var opaqueTag =
             String(UInt64(size), radix: 16) + "-" + String(UInt64(bitPattern: file.modifiedNanoseconds), radix: 16)
         if let encoding { opaqueTag += "-" + encoding.contentCoding }
-        let entityTag = EntityTag(opaqueTag: opaqueTag)
+        // An on-the-fly coding is another representation of the same bytes: the file's tag, weak.
+        let entityTag = EntityTag(opaqueTag: opaqueTag, isWeak: onTheFly != nil)
         var fields = HTTPFields()
         fields.reserveCapacity(10)
         fields[.eTag] = entityTag.headerValue
-        if let encoding {
-            fields[.contentEncoding] = encoding.contentCoding
+        if let coding = encoding?.contentCoding ?? onTheFly { fields[.contentEncoding] = coding }
+        if !configuration.precompressed.isEmpty || !configuration.encoders.isEmpty {
             fields[.vary] = "Accept-Encoding"
         }
         fields[.lastModified] = HTTPDate.format(secondsSince1970: file.modifiedSeconds)
         if let cacheControl = configuration.cacheControl { fields[.cacheControl] = cacheControl }
+        return (fields, entityTag)
+    }
 
+    /// Decides the answer for `file` (see ``FileAnswer``): `encoding` when `file` is a
+    /// precompressed sibling, `onTheFly` when the body goes out in that coding, applied here
+    /// (never in ranges: such a representation is sent without `Accept-Ranges`).
+    func plan(
+        _ file: FileDescriptorStat, encoding: PrecompressedEncoding?, onTheFly: String? = nil, request: SchemeRequest
+    ) -> FileAnswer {
+        let size = file.size
+        var (fields, entityTag) = representationFields(file, encoding: encoding, onTheFly: onTheFly)
         var honourRange = true
         let conditions = ConditionalRequest(request.headerFields)
         if !conditions.isEmpty {
@@ -47,6 +62,7 @@ extension LocalFileHandler {
                 honourRange = honour
             }
         }
+        guard onTheFly == nil else { return .content(fields, .whole) }
         fields[.acceptRanges] = "bytes"
 
         let decision: RangeRequest.Decision =
@@ -62,12 +78,40 @@ extension LocalFileHandler {
 
     /// Answers GET or HEAD for an open regular file: validators, preconditions, ranges, body.
     ///
-    /// `encoding` is set when `file` is a precompressed sibling of `name`.
+    /// `encoding` is set when `file` is a precompressed sibling of `name`; `encoder` when the request
+    /// accepts an on-the-fly coding (applied when the whole body is read and its type compressible).
     func serve(
-        _ file: FileDescriptorStat, name: String, encoding: PrecompressedEncoding? = nil, request: SchemeRequest,
-        writer: some SchemeResponseWriter
+        _ file: FileDescriptorStat, name: String, encoding: PrecompressedEncoding? = nil,
+        encoder: (any SchemeContentEncoder)? = nil, request: SchemeRequest, writer: some SchemeResponseWriter
     ) async throws {
         let size = file.size
+        // Small files: one read (or a cache hit) serves both sniffing and the body. A compressed
+        // sibling is never sniffed: its type is its original's.
+        let needsSniffing = self.needsSniffing(name, encoding: encoding)
+        let cache = bodyCache.flatMap { $0.admits(file) ? $0 : nil }
+        let readsWhole = size <= Int64(configuration.chunkSize) || cache != nil
+        // An on-the-fly coding needs the whole body in memory; its type from the name, or sniffed.
+        let encodes =
+            encoder != nil && encoding == nil && readsWhole && size >= Int64(CompressibleContent.minimumSize)
+            && request.headerFields[.range] == nil
+        var whole: SchemeBody?
+        if size > 0, readsWhole, needsSniffing || request.method == .get || encodes {
+            whole = try await wholeBody(of: file, cache: cache, writer: writer)
+        }
+        var leading = whole
+        if leading == nil, size > 0, needsSniffing {
+            leading = try await read(file, offset: 0, count: Int(min(size, Int64(Self.sniffLength))), into: writer)
+        }
+        let sniffed = leading.map { $0.prefix(Self.sniffLength).data }
+        let (mimeType, charset) = detector.contentType(
+            forPath: name, leadingBytes: needsSniffing ? sniffed ?? Data() : nil)
+        if encodes, let encoder, let whole, CompressibleContent.isCompressible(mimeType),
+            let variant = encodedVariant(
+                of: file, body: whole.data, coding: encoder, mimeType: mimeType, charset: charset, cache: cache)
+        {
+            return try await serve(variant, of: file, coding: encoder.contentCoding, request: request, writer: writer)
+        }
+
         let fields: HTTPFields
         let decision: RangeRequest.Decision
         switch plan(file, encoding: encoding, request: request) {
@@ -83,32 +127,6 @@ extension LocalFileHandler {
             fields = planned
             decision = planDecision
         }
-
-        // Small files: one read (or a cache hit) serves both sniffing and the body. A compressed
-        // sibling is never sniffed: its type is its original's.
-        let needsSniffing = self.needsSniffing(name, encoding: encoding)
-        let cache = bodyCache.flatMap { $0.admits(file) ? $0 : nil }
-        let readsWhole = size <= Int64(configuration.chunkSize) || cache != nil
-        var whole: SchemeBody?
-        var leading: SchemeBody?
-        if size > 0, readsWhole, needsSniffing || request.method == .get {
-            if let cached = cache?.body(of: file) {
-                whole = SchemeBody(cached)
-            } else {
-                let data = try await read(file, offset: 0, count: Int(size), into: writer)
-                // Kept only when the file did not change while it was read, as a copy of its own:
-                // the read went into the engine's memory, which the cache must not pin.
-                if let cache, file.isUnchanged() { cache.store(data.data, of: file) }
-                whole = data
-            }
-            leading = whole
-        } else if size > 0, needsSniffing {
-            leading = try await read(file, offset: 0, count: Int(min(size, Int64(Self.sniffLength))), into: writer)
-        }
-        let sniffed = leading.map { $0.prefix(Self.sniffLength).data }
-        let (mimeType, charset) = detector.contentType(
-            forPath: name, leadingBytes: needsSniffing ? sniffed ?? Data() : nil)
-
         let (head, multipart) = Self.contentHead(
             fields: fields, decision: decision, size: size, mimeType: mimeType, charset: charset)
         try await writer.writeHead(head)
@@ -134,6 +152,64 @@ extension LocalFileHandler {
             try await writer.write(Data(multipart.closingDelimiter.utf8))
         }
         try await writer.finish()
+    }
+
+    /// The whole body of `file`: from the body cache, or read (and then kept, when the cache admits
+    /// it and the file did not change while it was read).
+    private func wholeBody(of file: FileDescriptorStat, cache: FileBodyCache?, writer: some SchemeResponseWriter)
+        async throws -> SchemeBody
+    {
+        if let cached = cache?.body(of: file) { return SchemeBody(cached) }
+        let data = try await read(file, offset: 0, count: Int(file.size), into: writer)
+        // Kept as a copy of its own: the read went into the engine's memory, which the cache must not pin.
+        if let cache, file.isUnchanged() { cache.store(data.data, of: file) }
+        return data
+    }
+
+    /// The body of `file` in `coding` and its `200` head: the one kept in the body cache, or made
+    /// now (and kept, when the cache holds the file). `nil` when the encoder fails.
+    func encodedVariant(
+        of file: FileDescriptorStat, body: Data, coding encoder: any SchemeContentEncoder, mimeType: String,
+        charset: String?, cache: FileBodyCache?
+    ) -> FileBodyCache.Variant? {
+        if let variant = cache?.entry(of: file)?.variants[encoder.contentCoding] { return variant }
+        guard let encoded = try? encoder.encode(body) else { return nil }
+        let (fields, _) = representationFields(file, encoding: nil, onTheFly: encoder.contentCoding)
+        let (head, _) = Self.contentHead(
+            fields: fields, decision: .whole, size: Int64(encoded.count), mimeType: mimeType, charset: charset)
+        let variant = FileBodyCache.Variant(
+            body: encoded, head: FileBodyCache.Head(name: "", contentCoding: encoder.contentCoding, response: head))
+        cache?.store(variant, coding: encoder.contentCoding, of: file)
+        return variant
+    }
+
+    /// Answers with an encoded variant: its `200` head, or 304/412 by its (weak) validator.
+    private func serve(
+        _ variant: FileBodyCache.Variant, of file: FileDescriptorStat, coding: String, request: SchemeRequest,
+        writer: some SchemeResponseWriter
+    ) async throws {
+        let answer = variantAnswer(variant, of: file, coding: coding, request: request)
+        try await writer.respond(answer.head, body: answer.body)
+    }
+
+    /// What an encoded variant answers `request` (no `Range`: negotiation excludes it).
+    func variantAnswer(
+        _ variant: FileBodyCache.Variant, of file: FileDescriptorStat, coding: String, request: SchemeRequest
+    ) -> SchemeCollectedResponse {
+        if !ConditionalRequest(request.headerFields).isEmpty {
+            switch plan(file, encoding: nil, onTheFly: coding, request: request) {
+            case .notModified(let fields):
+                return SchemeCollectedResponse(head: SchemeResponse(status: .notModified, headerFields: fields), body: Data())
+            case .text(let status, let message, let fields):
+                return Self.text(status, message, fields: fields, request: request)
+            case .content:
+                break
+            }
+        }
+        var answer = SchemeCollectedResponse(
+            head: variant.head.response, body: request.method == .head ? Data() : variant.body)
+        answer.representationID = request.method == .head ? nil : variant.head.id
+        return answer
     }
 
     /// Whether the type of `name` comes from sniffing its bytes (no known extension; never for a

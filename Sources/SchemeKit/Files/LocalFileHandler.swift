@@ -98,7 +98,8 @@ public struct LocalFileHandler: SchemeImmediateHandler {
     /// Answers GET and HEAD from the directory; passes when nothing matches.
     public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome
     {
-        switch try locate(request) {
+        let negotiation = negotiate(request)
+        switch try locate(request, negotiation: negotiation) {
         case .passed:
             return .passed
         case .refused(let status):
@@ -110,10 +111,17 @@ public struct LocalFileHandler: SchemeImmediateHandler {
             guard configuration.directoryListing else { return .passed }
             try await respondWithListing(of: directory, path: path, request: request, writer: writer)
             return .handled
-        case .file(let file, let name, let encoding, _):
+        case .file(let file, let name, let encoding, let directPath):
             defer { file.close() }
             FileReadProbe.current?.opened(device: file.device, inode: file.inode)
-            try await serve(file, name: name, encoding: encoding, request: request, writer: writer)
+            try await serve(
+                file, name: name, encoding: encoding, encoder: negotiation.encoder, request: request, writer: writer)
+            // The body is kept now: the next request for this path takes one `lstat`.
+            if let directPath, let cache = bodyCache, cache.admits(file), cache.entry(of: file) != nil {
+                cache.remember(
+                    requestPath: request.path, negotiation: negotiation.mask, path: directPath, name: name,
+                    encoding: encoding, file: file)
+            }
             return .handled
         }
     }
@@ -128,8 +136,9 @@ public struct LocalFileHandler: SchemeImmediateHandler {
         /// A directory without an index file, open.
         case directory(FileDescriptorStat, SafeRelativePath)
         /// A regular file, open, with the name that decides its type, the precompressed
-        /// encoding opened in its place, and its path when it was found right at the request's
-        /// decoded path under a fixed root (no index file, no fallback, no sibling).
+        /// encoding opened in its place, and the path of what was opened when it was found right at
+        /// the request's decoded path under a fixed root (no index file, no fallback; a sibling's
+        /// path when one was chosen).
         case file(FileDescriptorStat, name: String, encoding: PrecompressedEncoding?, directPath: String? = nil)
     }
 
@@ -138,7 +147,7 @@ public struct LocalFileHandler: SchemeImmediateHandler {
     /// - Throws: ``LocalFileHandlerError/rootUnavailable(errno:)`` (or the root provider's error)
     ///   when nothing was found because the root itself is unavailable and
     ///   ``Configuration/unavailableRoot`` says to fail.
-    func locate(_ request: SchemeRequest) throws -> Location {
+    func locate(_ request: SchemeRequest, negotiation: Negotiation) throws -> Location {
         guard request.method == .get || request.method == .head else { return .passed }
         guard let path = try? SafeRelativePath(percentEncodedPath: request.path) else { return .refused(.forbidden) }
         if path.isHidden, configuration.hiddenFiles == .deny { return .refused(.notFound) }
@@ -151,11 +160,11 @@ public struct LocalFileHandler: SchemeImmediateHandler {
             rootPath += "/" + host.components[0]
         }
 
-        let encodings = acceptedEncodings(request)
+        let encodings = acceptedEncodings(negotiation)
         let variants = encodings.isEmpty ? [] : encodings.map(\.fileSuffix)
         var resolution = resolver.resolve(rootPath: rootPath, components: path.components, variants: variants)
         var fellBack = false
-        if case .notFound = resolution, configuration.singlePageFallback, !path.hasExtension,
+        if case .notFound = resolution, configuration.singlePageFallback, isNavigation(request, path: path),
             let index = configuration.indexFileName
         {
             fellBack = true
@@ -175,23 +184,63 @@ public struct LocalFileHandler: SchemeImmediateHandler {
         case .directory(let directory):
             return .directory(directory, path)
         case .file(let file, let name, let variant):
+            let encoding = variant.map { encodings[$0] }
             let direct =
-                variant == nil && !configuration.usesHostSubdirectories && configuration.root.fixedPath != nil
-                && !fellBack && path.components.last == name
+                !configuration.usesHostSubdirectories && configuration.root.fixedPath != nil && !fellBack
+                && path.components.last == name
             return .file(
-                file, name: name, encoding: variant.map { encodings[$0] },
-                directPath: direct ? rootPath + "/" + path.components.joined(separator: "/") : nil)
+                file, name: name, encoding: encoding,
+                directPath: direct
+                    ? rootPath + "/" + path.components.joined(separator: "/") + (encoding?.fileSuffix ?? "") : nil)
         }
     }
 
-    /// The configured precompressed encodings this request accepts, in preference order: none
-    /// for a request with `Range` (a range of the compressed bytes is not what was asked for).
-    func acceptedEncodings(_ request: SchemeRequest) -> [PrecompressedEncoding] {
-        guard !configuration.precompressed.isEmpty, let accept = request.headerFields[.acceptEncoding],
-            request.headerFields[.range] == nil
-        else { return [] }
+    /// Whether a request that matched nothing gets the single-page fallback: a navigation, by
+    /// ``Configuration/navigationRule``.
+    private func isNavigation(_ request: SchemeRequest, path: SafeRelativePath) -> Bool {
+        switch configuration.navigationRule {
+        case .byRequest:
+            if let navigation = NavigationRequest.isNavigation(request.headerFields) { return navigation }
+            return !path.hasExtension
+        case .extensionless:
+            return !path.hasExtension
+        }
+    }
+
+    /// What a request accepts of this handler's codings, worked out once per request: the
+    /// precompressed siblings it may get and the on-the-fly encoder, if any. Nothing for a request
+    /// with `Range` (a range of compressed bytes is not what was asked for).
+    struct Negotiation: Sendable {
+        /// Bit `i` (i < 7): `precompressed[i]` is acceptable; bit 7: ``encoder`` is set.
+        var mask: UInt8 = 0
+        /// The first of ``Configuration/encoders`` the request accepts.
+        var encoder: (any SchemeContentEncoder)?
+    }
+
+    /// The ``Negotiation`` for `request`.
+    func negotiate(_ request: SchemeRequest) -> Negotiation {
+        var negotiation = Negotiation()
+        guard !configuration.precompressed.isEmpty || !configuration.encoders.isEmpty,
+            let accept = request.headerFields[.acceptEncoding], request.headerFields[.range] == nil
+        else { return negotiation }
         let accepted = AcceptEncoding(accept)
-        return configuration.precompressed.filter { accepted.allows($0.contentCoding) }
+        for (index, encoding) in configuration.precompressed.prefix(7).enumerated()
+        where accepted.allows(encoding.contentCoding) {
+            negotiation.mask |= 1 << UInt8(index)
+        }
+        if let encoder = configuration.encoders.first(where: { accepted.allows($0.contentCoding) }) {
+            negotiation.encoder = encoder
+            negotiation.mask |= 0x80
+        }
+        return negotiation
+    }
+
+    /// The precompressed encodings `negotiation` accepts, in preference order.
+    func acceptedEncodings(_ negotiation: Negotiation) -> [PrecompressedEncoding] {
+        guard negotiation.mask & 0x7F != 0 else { return [] }
+        return configuration.precompressed.prefix(7).enumerated().compactMap { index, encoding in
+            negotiation.mask & (1 << UInt8(index)) != 0 ? encoding : nil
+        }
     }
 
     /// A short plain-text refusal that reveals nothing about the file system.

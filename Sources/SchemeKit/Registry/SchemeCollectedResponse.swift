@@ -14,6 +14,10 @@ public struct SchemeCollectedResponse: Sendable {
     /// an immediate answer to an engine that sends files itself
     /// (``SchemeRegistry/immediateResponse(for:acceptsFileRegions:)``). Default: `nil`.
     public var fileRegion: SchemeFileRegion?
+    /// Names the exact head and body of this answer when they come from a cache that keeps them
+    /// (a file's body cache entry): equal ids mean equal heads and bodies, so an engine may keep
+    /// what it derived from them (an encoded HTTP head) under the id. `nil` otherwise.
+    package var representationID: UInt64?
 
     /// Creates a collected response.
     public init(head: SchemeResponse, body: Data, answeredBy: String? = nil, fileRegion: SchemeFileRegion? = nil) {

@@ -53,7 +53,7 @@
                     fields[.contentLength] = String(length + script.count)
                 }
             }
-            if gzip, status == .ok, ResponseTransforms.isCompressible(fields[.contentType]) {
+            if gzip, status == .ok, CompressibleContent.isCompressible(fields[.contentType]) {
                 if fields[.contentEncoding] == nil, fields[.contentRange] == nil, request.headerFields[.range] == nil,
                     let accept = request.headerFields[.acceptEncoding], AcceptEncoding(accept).allows("gzip"),
                     (fields[.contentLength].flatMap(Int.init) ?? Int.max) >= 256

@@ -59,7 +59,8 @@
                     bodyCache: cacheLimit > 0 && configuration.smallFileCacheCapacity > 0
                         ? LocalFileHandler.BodyCache(
                             maxFileSize: cacheLimit, totalCostLimit: configuration.smallFileCacheCapacity)
-                        : nil
+                        : nil,
+                    encoders: configuration.gzip ? [GzipContentEncoder()] : []
                 )
             )
             var handlers: [any SchemeHandler] = [files]

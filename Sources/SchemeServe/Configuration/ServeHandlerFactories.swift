@@ -29,6 +29,9 @@
             public var precompressed: Bool
             /// Limits of the in-memory cache of small files' bodies, or `nil` for none.
             public var bodyCache: LocalFileHandler.BodyCache?
+            /// Content codings applied on the fly to compressible files held in memory (gzip when
+            /// ``ServeConfiguration/gzip`` is on), each made once per file and kept in the body cache.
+            public var encoders: [any SchemeContentEncoder] = []
         }
 
         /// Makes the handler that serves files under a directory; it must pass (not answer 404) for
@@ -68,7 +71,8 @@
                             hiddenFiles: options.dotfiles ? .allow : .deny,
                             directoryListing: options.listDirectories,
                             bodyCache: options.bodyCache,
-                            precompressed: options.precompressed ? [.brotli, .gzip] : []
+                            precompressed: options.precompressed ? [.brotli, .gzip] : [],
+                            encoders: options.encoders
                         )
                     )
                 },

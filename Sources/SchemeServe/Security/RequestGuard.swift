@@ -1,6 +1,7 @@
 // Built with the package trait `Server` (on by default); without it the module is empty.
 #if Server
     public import HTTPTypes
+    import SchemeKit
 
     /// The checks every request passes before it reaches the handlers: the request target, the
     /// `Host` header (DNS rebinding) and cross-site `no-cors` loads (source theft).

@@ -36,6 +36,8 @@
             let requestGuard: RequestGuard
             let planner: ResponsePlanner
             let accessLog: AccessLog?
+            /// The encoded immediate answers, one cache per event loop.
+            let responseCaches = EncodedResponseCache.Registry()
         }
 
         /// A response being streamed from a task.
@@ -71,10 +73,12 @@
         private var context: ChannelHandlerContext?
         private var requestHead: HTTPRequestHead?
         private var streaming: Streaming?
-        private var dates = HTTPDateCache()
+        /// This connection's event loop's encoded answers (and its `Date` value).
+        private let encoded: EncodedResponseCache
 
-        init(shared: Shared) {
+        init(shared: Shared, eventLoop: any EventLoop) {
             self.shared = shared
+            self.encoded = shared.responseCaches.cache(for: eventLoop)
         }
 
         func handlerAdded(context: ChannelHandlerContext) {
@@ -185,53 +189,22 @@
                 path: head.uri, headerFields: HTTPFields(head.headers, splitCookie: false))
         }
 
-        /// An immediate answer as it went out last on this connection: what the same file asked
-        /// again (a reload, a benchmark's loop) needs, its header block and body buffer, without
-        /// building them again. Kept only for answers that no transform changes.
-        private struct Encoded {
-            var answer: SchemeCollectedResponse
-            /// The request's fields the plan depends on.
-            var acceptEncoding: String?
-            var origin: String?
-            var range: String?
-            var method: HTTPMethod
-            var version: HTTPVersion
-            var keepAlive: Bool
-            var date: String
-            var responseHead: HTTPResponseHead
-            var body: ByteBuffer?
-
-            func matches(
-                _ answer: SchemeCollectedResponse, _ request: HTTPRequest, _ head: HTTPRequestHead, _ keepAlive: Bool
-            )
-                -> Bool
-            {
-                method == head.method && version == head.version && self.keepAlive == keepAlive
-                    && acceptEncoding == request.headerFields[.acceptEncoding]
-                    && origin == request.headerFields[.origin] && range == request.headerFields[.range]
-                    && self.answer.head == answer.head && self.answer.body == answer.body
-            }
-        }
-
-        private var lastEncoded: Encoded?
-
         /// Writes an answer the registry gave at once: the plan's header fields, the body gzipped or
-        /// with the live-reload script when the plan says so.
+        /// with the live-reload script when the plan says so. An answer the file handler keeps
+        /// (a ``SchemeCollectedResponse/representationID``) goes out as this loop encoded it last.
         private func writeImmediate(
             _ answer: SchemeCollectedResponse, request: HTTPRequest, head: HTTPRequestHead, keepAlive: Bool,
             started: ContinuousClock.Instant?, context: ChannelHandlerContext
         ) {
             let handler = answer.answeredBy ?? "-"
-            if var encoded = lastEncoded, encoded.matches(answer, request, head, keepAlive) {
-                let date = dates.now()
-                if date != encoded.date {
-                    encoded.date = date
-                    encoded.responseHead.headers.replaceOrAdd(name: "date", value: date)
-                    lastEncoded = encoded
-                }
+            let key = answer.representationID.map {
+                EncodedResponseCache.Key(
+                    representation: $0, major: head.version.major, minor: head.version.minor, keepAlive: keepAlive,
+                    origin: shared.planner.corsOrigins.isEmpty ? nil : request.headerFields[.origin])
+            }
+            if let key, let entry = encoded.entry(key) {
                 return writeWhole(
-                    encoded.responseHead, encoded.body, request: head, keepAlive: keepAlive, started: started,
-                    handler: handler)
+                    entry.head, entry.body, request: head, keepAlive: keepAlive, started: started, handler: handler)
             }
             var plan = shared.planner.plan(answer.head, for: request)
             var body = answer.body
@@ -254,12 +227,9 @@
             }
             let responseHead = makeHead(plan, version: head.version, keepAlive: keepAlive)
             let buffer = body.isEmpty ? nil : context.channel.allocator.buffer(bytes: body)
-            if plan.transforms.injectScript == nil, !plan.transforms.gzip {
-                lastEncoded = Encoded(
-                    answer: answer, acceptEncoding: request.headerFields[.acceptEncoding],
-                    origin: request.headerFields[.origin], range: request.headerFields[.range], method: head.method,
-                    version: head.version, keepAlive: keepAlive, date: dates.now(), responseHead: responseHead,
-                    body: buffer)
+            if let key, plan.transforms.injectScript == nil, !plan.transforms.gzip {
+                encoded.store(
+                    EncodedResponseCache.Entry(head: responseHead, body: buffer, date: encoded.dates.now()), for: key)
             }
             writeWhole(responseHead, buffer, request: head, keepAlive: keepAlive, started: started, handler: handler)
         }
@@ -296,7 +266,7 @@
 
         private func makeHead(_ plan: ResponsePlan, version: HTTPVersion, keepAlive: Bool) -> HTTPResponseHead {
             var headers = HTTPHeaders(plan.fields)
-            headers.add(name: "date", value: dates.now())
+            headers.add(name: "date", value: encoded.dates.now())
             if !keepAlive {
                 headers.replaceOrAdd(name: "connection", value: "close")
             } else if version.major == 1, version.minor == 0 {

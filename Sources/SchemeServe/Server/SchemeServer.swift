@@ -164,7 +164,7 @@
                 .childChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         connections.add(channel)
-                        let handler = SchemeHTTPHandler(shared: shared)
+                        let handler = SchemeHTTPHandler(shared: shared, eventLoop: channel.eventLoop)
                         let closeAfterLastWrite = CloseAfterLastWrite()
                         let bound = NIOLoopBound(handler, eventLoop: channel.eventLoop)
                         let upgrade: NIOHTTPServerUpgradeConfiguration? = upgrader.map { upgrader in
