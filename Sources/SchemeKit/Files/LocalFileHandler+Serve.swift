@@ -199,7 +199,8 @@ extension LocalFileHandler {
         if !ConditionalRequest(request.headerFields).isEmpty {
             switch plan(file, encoding: nil, onTheFly: coding, request: request) {
             case .notModified(let fields):
-                return SchemeCollectedResponse(head: SchemeResponse(status: .notModified, headerFields: fields), body: Data())
+                return SchemeCollectedResponse(
+                    head: SchemeResponse(status: .notModified, headerFields: fields), body: Data())
             case .text(let status, let message, let fields):
                 return Self.text(status, message, fields: fields, request: request)
             case .content:

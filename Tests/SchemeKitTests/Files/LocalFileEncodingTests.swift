@@ -104,10 +104,13 @@ extension FilesTests {
             #expect(opened == 0, "a revalidation takes the one lstat too")
             // The identity's strong tag matches too (If-None-Match compares weakly).
             revalidate[.ifNoneMatch] = String(tag.dropFirst(2))
-            #expect(try Self.immediate(handler, "app://localhost/app.js", headers: revalidate).0?.head.status == .notModified)
+            #expect(
+                try Self.immediate(handler, "app://localhost/app.js", headers: revalidate).0?.head.status
+                    == .notModified)
             var since = Self.browser
             since[.ifModifiedSince] = try #require(full.headers[.lastModified])
-            #expect(try Self.immediate(handler, "app://localhost/app.js", headers: since).0?.head.status == .notModified)
+            #expect(
+                try Self.immediate(handler, "app://localhost/app.js", headers: since).0?.head.status == .notModified)
             let head = try await exchange(handler, "app://localhost/app.js", method: .head, headers: Self.browser)
             #expect(head.headers[.contentEncoding] == "gzip")
             #expect(head.headers[.contentLength] == full.headers[.contentLength])

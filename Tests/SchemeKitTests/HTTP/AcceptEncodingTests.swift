@@ -35,18 +35,19 @@ struct AcceptEncodingTests {
         #expect(AcceptEncoding(header).allows(coding) == allowed, "\(header) → \(coding)")
     }
 
-    @Test(arguments: [
-        // Accept, Sec-Fetch-Mode, navigation
-        ("text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", nil, true),
-        ("*/*", nil, false),
-        ("image/avif,image/webp,*/*;q=0.8", nil, false),
-        ("application/json, text/html;q=0.5", nil, false),
-        ("text/html;q=0", nil, false),
-        ("text/html, application/json", nil, true),
-        ("*/*", "navigate", true),
-        ("text/html", "no-cors", false),
-        ("text/html", "cors", false),
-    ] as [(String, String?, Bool)])
+    @Test(
+        arguments: [
+            // Accept, Sec-Fetch-Mode, navigation
+            ("text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", nil, true),
+            ("*/*", nil, false),
+            ("image/avif,image/webp,*/*;q=0.8", nil, false),
+            ("application/json, text/html;q=0.5", nil, false),
+            ("text/html;q=0", nil, false),
+            ("text/html, application/json", nil, true),
+            ("*/*", "navigate", true),
+            ("text/html", "no-cors", false),
+            ("text/html", "cors", false),
+        ] as [(String, String?, Bool)])
     func navigation(accept: String, mode: String?, navigation: Bool) {
         var fields = HTTPFields()
         fields[.accept] = accept
