@@ -225,27 +225,42 @@
                     contentsOf: input.harFile,
                     configuration: .init(matching: HARMatching(origin: .page), whenMissing: .pass))
             } catch {
+                guard unzip != nil || error.kind != .zipArchive else {
+                    throw UsageFailure(
+                        description:
+                            "invalid --har '\(har)': a zip archive (Playwright's .har.zip), and this headless-render was built without the Packages trait that reads one: unzip it first and give the .har, or build with `--traits Chromium,Packages`"
+                    )
+                }
                 throw UsageFailure(description: "invalid --har '\(har)': \(error)")
             }
         }
 
         /// `handler`, recorded into the `--record-har` file (written at once) when there is one, with
-        /// the URLs the page used.
+        /// the URLs the page used. Before exiting, the run waits (up to 5 s) for exchanges still being
+        /// recorded: the page may have its response before the recorder has written it.
         private func recording(_ handler: some SchemeHandler) throws -> any SchemeHandler {
             guard let recordHar else { return handler }
             let url: HARRecordedURL =
                 engine == .chromium ? .origin(URL(string: "https://\(scheme.lowercased()).localhost")!) : .request
-            let recorder = HARRecorder(
-                handler, to: URL(fileURLWithPath: recordHar), options: HARRecordingOptions(url: url))
+            let recorder = CountingHandler(
+                HARRecorder(handler, to: URL(fileURLWithPath: recordHar), options: HARRecordingOptions(url: url)))
             do {
-                try recorder.write()
+                try recorder.wrapped.write()
             } catch {
                 throw UsageFailure(description: "invalid --record-har '\(recordHar)': \(error)")
+            }
+            Self.atExit.withLock {
+                $0.insert(
+                    {
+                        let deadline = ContinuousClock.now + .seconds(5)
+                        while recorder.inFlight > 0, ContinuousClock.now < deadline { usleep(10_000) }
+                    }, at: 0)
             }
             return recorder
         }
 
-        /// What to do before exiting (remove the temporary directory of an unzipped `.har.zip`).
+        /// What to do before exiting, in order: wait for the exchanges `--record-har` is still
+        /// recording, remove the temporary directory of an unzipped `.har.zip`.
         static let atExit = Locked<[@Sendable () -> Void]>([])
 
         /// Exits without running exit-time destructors: WebKit's and GTK's do not expect to run while

@@ -235,7 +235,7 @@
             var factories = ServeHandlerFactories.standard
             let replay = try harReplay(into: &factories)
             defer { replay?.removeTemporaryFiles() }
-            let recordingError = try recordHAR(into: &factories) { request in
+            let recording = recordHAR(into: &factories) { request in
                 HARRecordedURL.origin(URL(string: "http://\(urlHost):\(listeningPort.withLock { $0 })")!)
                     .url(for: request)
             }
@@ -253,8 +253,15 @@
                 let line = "Serving \(shownRoot) as \(scheme)://\(host)/ at http://\(urlHost):\(address.port)/\n"
                 FileHandle.standardOutput.write(Data(line.utf8))
             }
-            if let error = recordingError?() {
-                logger.warning("--record-har: an exchange was not recorded: \(error)")
+            if let recording = recording?() {
+                // A client may have its response before the recorder has written it.
+                let deadline = ContinuousClock.now + .seconds(5)
+                while recording.inFlight() > 0, ContinuousClock.now < deadline {
+                    try? await Task.sleep(for: .milliseconds(10))
+                }
+                if let error = recording.lastError() {
+                    logger.warning("--record-har: an exchange was not recorded: \(error)")
+                }
             }
             logger.info("stopped")
         }
@@ -281,31 +288,41 @@
             return input
         }
 
-        /// With `--record-har`: wraps the `--fallback` handler in a `HARRecorder` writing the URLs
-        /// `url` gives, and writes the (empty) file at once, so that a path that cannot be written
-        /// fails now. Returns how to read the recorder's last error.
-        private func recordHAR(
-            into factories: inout ServeHandlerFactories, url: @escaping @Sendable (SchemeRequest) -> String
-        ) throws -> (@Sendable () -> HARError?)? {
-            guard let recordHar, let network = factories.network else { return nil }
-            let file = URL(filePath: recordHar)
-            let lastError = Locked<(@Sendable () -> HARError?)?>(nil)
-            factories.network = { origin in
-                let (recorder, error) = try Self.recording(network(origin), into: file, url: url)
-                lastError.withLock { $0 = error }
-                return recorder
-            }
-            return { lastError.withLock { $0 }?() }
+        /// How to ask a `--record-har` recorder how it is doing.
+        struct RecordingProbe: Sendable {
+            /// Exchanges still being recorded.
+            let inFlight: @Sendable () -> Int
+            /// The last error met while writing the HAR file.
+            let lastError: @Sendable () -> HARError?
         }
 
-        /// `handler` wrapped in a `HARRecorder` whose file is written at once, and how to read its
-        /// last error.
+        /// With `--record-har`: wraps the `--fallback` handler in a `HARRecorder` writing the URLs
+        /// `url` gives, and writes the (empty) file at once, so that a path that cannot be written
+        /// fails now. Returns how to ask the recorder how it is doing, once the server is built.
+        private func recordHAR(
+            into factories: inout ServeHandlerFactories, url: @escaping @Sendable (SchemeRequest) -> String
+        ) -> (@Sendable () -> RecordingProbe?)? {
+            guard let recordHar, let network = factories.network else { return nil }
+            let file = URL(filePath: recordHar)
+            let probe = Locked<RecordingProbe?>(nil)
+            factories.network = { origin in
+                let (recorder, recorderProbe) = try Self.recording(network(origin), into: file, url: url)
+                probe.withLock { $0 = recorderProbe }
+                return recorder
+            }
+            return { probe.withLock { $0 } }
+        }
+
+        /// `handler` wrapped in a `HARRecorder` whose file is written at once, and its probe.
         private static func recording(
             _ handler: some SchemeHandler, into file: URL, url: @escaping @Sendable (SchemeRequest) -> String
-        ) throws -> (any SchemeHandler, @Sendable () -> HARError?) {
-            let recorder = HARRecorder(handler, to: file, options: HARRecordingOptions(url: .custom(url)))
-            try recorder.write()
-            return (recorder, { recorder.lastError })
+        ) throws -> (any SchemeHandler, RecordingProbe) {
+            let recorder = CountingHandler(
+                HARRecorder(handler, to: file, options: HARRecordingOptions(url: .custom(url))))
+            try recorder.wrapped.write()
+            return (
+                recorder, RecordingProbe(inFlight: { recorder.inFlight }, lastError: { recorder.wrapped.lastError })
+            )
         }
     }
 
