@@ -118,7 +118,9 @@ public struct HARReplayHandler: SchemeHandler {
     ///
     /// A request no entry matches goes to `upstream` through a ``HARRecorder`` writing into the
     /// same file (appended, written atomically after each exchange): the engine gets the upstream's
-    /// answer, and the next matching request is replayed. A missing file starts empty.
+    /// answer, and the next matching request is replayed. A missing file starts empty. Requests are
+    /// matched under the URL the recorder writes for them (``HARRecordingOptions/url``), so what
+    /// one records, the next finds; ``HARMatching/origin`` is then not used.
     ///
     /// - Throws: ``HARError`` when an existing file cannot be read or is not a valid HAR.
     public init(
