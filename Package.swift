@@ -100,6 +100,7 @@ let package = Package(
                 "SchemeServe",
                 "SchemeKit",
                 "SchemeKitPackages",
+                "SchemeKitTesting",
                 .product(
                     name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Server"])),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
@@ -209,6 +210,10 @@ let package = Package(
             name: "headless-render",
             dependencies: [
                 "SchemeKit",
+                // `--har` and `--record-har`; a Playwright `.har.zip` is unzipped with the package
+                // store's zip reader when the build has it (trait `Packages`).
+                "SchemeKitTesting",
+                .target(name: "SchemeKitPackages", condition: .when(traits: ["Packages"])),
                 .target(name: "SchemeKitWebKitGTK", condition: .when(traits: ["WebKitGTK"])),
                 .target(name: "CWebKitGTK", condition: .when(traits: ["WebKitGTK"])),
                 .target(name: "SchemeKitChromium", condition: .when(traits: ["Chromium"])),

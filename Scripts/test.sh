@@ -3,15 +3,16 @@
 #   1. installs what the tests need with apt-get (only when missing),
 #   2. builds the package with every trait on and fails on any warning in our own code,
 #   3. runs all Swift Testing suites (unit, handler, server, package store, memory, stress),
-#   4. runs the real-engine suites: headless Chromium, and WebKitGTK under xvfb-run,
+#   4. runs the real-engine suites: headless Chromium, and WebKitGTK under xvfb-run, and the HAR
+#      round trip with the real Playwright for Python (pinned, installed with pip when missing),
 #   5. runs the lifecycle stress test under the thread sanitizer,
 #   6. compiles every ```swift snippet of every Markdown file (Scripts/check-snippets.sh), and
 #      the Benchmarks package,
 #   7. a fuzz smoke: every libFuzzer target for 30 s under AddressSanitizer (Scripts/fuzz.sh).
 # Usage: bash Scripts/test.sh        (set SCHEMEKIT_SKIP_TSAN=1, SCHEMEKIT_SKIP_WEBKIT=1,
 #                                     SCHEMEKIT_SKIP_SNIPPETS=1, SCHEMEKIT_SKIP_CHROMIUM=1,
-#                                     SCHEMEKIT_SKIP_BENCHMARKS_BUILD=1 or SCHEMEKIT_SKIP_FUZZ=1
-#                                     to skip a stage)
+#                                     SCHEMEKIT_SKIP_BENCHMARKS_BUILD=1, SCHEMEKIT_SKIP_PLAYWRIGHT=1 or
+#                                     SCHEMEKIT_SKIP_FUZZ=1 to skip a stage)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -19,7 +20,7 @@ root=$(pwd)
 log() { printf '\n==> %s\n' "$*"; }
 
 # --- 1. System packages --------------------------------------------------------------------
-apt_packages=(libwebkitgtk-6.0-dev xvfb xauth chromium media-types zip unzip python3 zlib1g-dev
+apt_packages=(libwebkitgtk-6.0-dev xvfb xauth chromium media-types zip unzip python3 python3-pip zlib1g-dev
     libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-tools gstreamer1.0-plugins-good)
 missing=()
 for p in "${apt_packages[@]}"; do
@@ -101,6 +102,21 @@ if [ "${SCHEMEKIT_SKIP_WEBKIT:-0}" != 1 ] || [ "${SCHEMEKIT_SKIP_CHROMIUM:-0}" !
     env "${render_env[@]}" xvfb-run -a swift test --skip-build "${traits[@]}" --filter HeadlessRenderTests 2>&1 \
         | tee /tmp/schemekit-render.log
     grep -qE "Test run with [0-9]+ tests? .*passed" /tmp/schemekit-render.log || exit 1
+fi
+
+# HAR files both ways with the real Playwright for Python, pinned, on the system Chromium (no
+# browser download): Playwright records, schemeserve --har and headless-render --har replay;
+# SchemeKit records (--record-har), Playwright's route_from_har replays.
+if [ "${SCHEMEKIT_SKIP_PLAYWRIGHT:-0}" != 1 ] && [ "${SCHEMEKIT_SKIP_CHROMIUM:-0}" != 1 ]; then
+    playwright_version=1.65.2
+    if [ "$(python3 -c 'import importlib.metadata as m; print(m.version("playwright"))' 2>/dev/null)" != "$playwright_version" ]; then
+        log "pip install playwright==$playwright_version"
+        # Debian's own python3 is "externally managed" (PEP 668): install next to it all the same.
+        python3 -m pip install -q "playwright==$playwright_version" 2>/dev/null \
+            || python3 -m pip install -q --break-system-packages "playwright==$playwright_version"
+    fi
+    log "HAR round trip with Playwright (Tests/Playwright/har_roundtrip.py)"
+    python3 Tests/Playwright/har_roundtrip.py --bin "$(swift build --show-bin-path "${traits[@]}")"
 fi
 
 # --- 5. Stress test under the thread sanitizer -----------------------------------------------

@@ -18,7 +18,7 @@
     /// actually produced are counted against its declared size, its CRC-32 and the ``PackageLimits``.
     /// Files are created with `O_EXCL | O_NOFOLLOW`, mode 0644 (directories 0755): the archive's
     /// permission bits are ignored. Symbolic links are refused outright (see ``PackageStore``).
-    struct ArchiveExtractor {
+    package struct ArchiveExtractor {
         /// What was extracted.
         struct Result {
             /// Relative paths of the regular files.
@@ -34,6 +34,18 @@
 
         private static func corrupt(_ detail: String) -> PackageStoreError {
             PackageStoreError(.corruptArchive(detail))
+        }
+
+        /// Extracts the zip archive at `archive` into the existing, empty directory `directory` with
+        /// every check of the store's extraction (paths inside the directory, no links, declared and
+        /// produced sizes, CRC-32, `limits`): for this package's tools, which unzip Playwright's
+        /// `.har.zip` (`schemeserve --har`, `headless-render --har`).
+        ///
+        /// - Throws: ``PackageStoreError`` for an unsafe, corrupt or oversized archive, or an I/O error.
+        package static func extract(
+            zip archive: String, into directory: String, limits: PackageLimits = PackageLimits()
+        ) throws {
+            _ = try ArchiveExtractor(limits: limits, observer: nil).extract(archive: archive, into: directory)
         }
 
         /// Extracts the archive at `archive` into the existing, empty directory `root`.

@@ -5,6 +5,11 @@
     import Dispatch
     import Foundation
     import SchemeKit
+    import SchemeKitTesting
+
+    #if Packages
+        import SchemeKitPackages
+    #endif
 
     /// `headless-render`: loads a directory through SchemeKit in a pooled headless engine view and
     /// reports the load time, every request, the console, an optional JavaScript result and snapshot.
@@ -53,6 +58,27 @@
         var fallback: URL?
 
         @Option(
+            help: ArgumentHelp(
+                """
+                Render a recorded site offline from this HAR file (or Playwright's .har.zip, when this \
+                headless-render has the Packages trait): a request is matched by path and query against \
+                the HAR's page origin (that of its first page's first entry), ahead of the directory; \
+                what the HAR lacks goes on to the directory and --fallback. The page itself may come \
+                from the HAR.
+                """, valueName: "file"))
+        var har: String?
+
+        @Option(
+            name: .customLong("record-har"),
+            help: ArgumentHelp(
+                """
+                Record every exchange with the --fallback origin into this HAR file, with the URLs the \
+                page used, so that Playwright's route_from_har replays it: https://<scheme>.localhost/… \
+                on chromium, <scheme>://localhost/… on webkit. Needs --fallback.
+                """, valueName: "file"))
+        var recordHar: String?
+
+        @Option(
             help: """
                 How the engine may cache the directory's files: 'immutable' (the directory is a package \
                 snapshot: subresources stay in the engine's memory cache between loads, as file:// ones do) \
@@ -94,7 +120,20 @@
             else {
                 throw ValidationError("no such directory: \(directory)")
             }
-            if url == nil, fallback == nil {  // with a fallback, the page may come from the origin
+            if let har, !FileManager.default.isReadableFile(atPath: har) {
+                throw ValidationError("no such file: --har \(har) (give a HAR file, or Playwright's .har.zip)")
+            }
+            if let recordHar {
+                guard fallback != nil else {
+                    throw ValidationError("--record-har records what --fallback fetches: give --fallback <origin> too")
+                }
+                var isDirectory: ObjCBool = false
+                let parent = URL(fileURLWithPath: recordHar).deletingLastPathComponent().path
+                guard FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory), isDirectory.boolValue
+                else { throw ValidationError("invalid --record-har '\(recordHar)': no directory \(parent)") }
+            }
+            // With a fallback or a HAR, the page may come from the origin or the HAR.
+            if url == nil, fallback == nil, har == nil {
                 let file = URL(fileURLWithPath: directory).appendingPathComponent(String(path.drop { $0 == "/" }))
                 guard FileManager.default.fileExists(atPath: file.path) else {
                     throw ValidationError("\(path) not found in \(directory)")
@@ -143,29 +182,95 @@
             switch outcome.wait(until: { $0 })! {
             case .success(let status):
                 return status
+            case .failure(let error as UsageFailure):
+                FileHandle.standardError.write(Data("headless-render: error: \(error)\n".utf8))
+                return 64
             case .failure(let error):
                 FileHandle.standardError.write(Data("headless-render: \(error)\n".utf8))
                 return error is EngineUnavailable ? 2 : 1
             }
         }
 
-        /// The registry both engines serve: the directory on `--scheme`, then the `--fallback` origin.
+        /// The registry both engines serve on `--scheme`: the `--har` entries (matched against the
+        /// HAR's page origin, passing on a miss), the directory, then the `--fallback` origin (in a
+        /// `HARRecorder` with `--record-har`).
+        ///
+        /// - Throws: ``UsageFailure`` when the `--har` file cannot be read or the `--record-har` file
+        ///   cannot be written.
         func makeRegistry() throws -> SchemeRegistry {
-            let registry = SchemeRegistry()
-            let files = LocalFileHandler(
-                configuration: .init(
-                    root: .directory(URL(fileURLWithPath: directory)), cacheControl: cache.cacheControl))
-            if let fallback {
-                try registry.register(SchemeHandlerChain(files, NetworkFallbackHandler(origin: fallback)), for: scheme)
-            } else {
-                try registry.register(files, for: scheme)
+            var handlers: [any SchemeHandler] = []
+            if let har {
+                handlers.append(try harReplay(har))
             }
+            handlers.append(
+                LocalFileHandler(
+                    configuration: .init(
+                        root: .directory(URL(fileURLWithPath: directory)), cacheControl: cache.cacheControl)))
+            if let fallback {
+                handlers.append(try recording(NetworkFallbackHandler(origin: fallback)))
+            }
+            let registry = SchemeRegistry()
+            try registry.register(SchemeHandlerChain(handlers), for: scheme)
             return registry
         }
+
+        /// The `--har` replay: a `.har.zip` is unzipped (with the `Packages` trait) into a
+        /// temporary directory removed at exit.
+        private func harReplay(_ har: String) throws -> HARReplayHandler {
+            #if Packages
+                let unzip: ((String, String) throws -> Void)? = { try ArchiveExtractor.extract(zip: $0, into: $1) }
+            #else
+                let unzip: ((String, String) throws -> Void)? = nil
+            #endif
+            do {
+                let input = try HARFileInput(URL(fileURLWithPath: har), unzip: unzip)
+                Self.atExit.withLock { $0.append(input.removeTemporaryFiles) }
+                return try HARReplayHandler(
+                    contentsOf: input.harFile,
+                    configuration: .init(matching: HARMatching(origin: .page), whenMissing: .pass))
+            } catch {
+                guard unzip != nil || error.kind != .zipArchive else {
+                    throw UsageFailure(
+                        description:
+                            "invalid --har '\(har)': a zip archive (Playwright's .har.zip), and this headless-render was built without the Packages trait that reads one: unzip it first and give the .har, or build with `--traits Chromium,Packages`"
+                    )
+                }
+                throw UsageFailure(description: "invalid --har '\(har)': \(error)")
+            }
+        }
+
+        /// `handler`, recorded into the `--record-har` file (written at once) when there is one, with
+        /// the URLs the page used. Before exiting, the run waits (up to 5 s) for exchanges still being
+        /// recorded: the page may have its response before the recorder has written it.
+        private func recording(_ handler: some SchemeHandler) throws -> any SchemeHandler {
+            guard let recordHar else { return handler }
+            let url: HARRecordedURL =
+                engine == .chromium ? .origin(URL(string: "https://\(scheme.lowercased()).localhost")!) : .request
+            let recorder = CountingHandler(
+                HARRecorder(handler, to: URL(fileURLWithPath: recordHar), options: HARRecordingOptions(url: url)))
+            do {
+                try recorder.wrapped.write()
+            } catch {
+                throw UsageFailure(description: "invalid --record-har '\(recordHar)': \(error)")
+            }
+            Self.atExit.withLock {
+                $0.insert(
+                    {
+                        let deadline = ContinuousClock.now + .seconds(5)
+                        while recorder.inFlight > 0, ContinuousClock.now < deadline { usleep(10_000) }
+                    }, at: 0)
+            }
+            return recorder
+        }
+
+        /// What to do before exiting, in order: wait for the exchanges `--record-har` is still
+        /// recording, remove the temporary directory of an unzipped `.har.zip`.
+        static let atExit = Locked<[@Sendable () -> Void]>([])
 
         /// Exits without running exit-time destructors: WebKit's and GTK's do not expect to run while
         /// another thread owns the main context.
         static func exitNow(_ code: Int32) -> Never {
+            for action in atExit.withLock({ $0 }) { action() }
             fflush(nil)
             _exit(code)
         }
@@ -211,6 +316,12 @@
 
     /// The engine could not be started (exit code 2).
     struct EngineUnavailable: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// An option's value cannot be used, found only once the run started (exit code 64): a `--har`
+    /// file that is no HAR, a `--record-har` file that cannot be written.
+    struct UsageFailure: Error, CustomStringConvertible {
         var description: String
     }
 

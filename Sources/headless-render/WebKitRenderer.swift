@@ -106,6 +106,12 @@
                 try await session.snapshot(to: screenshot)
                 report.screenshot = screenshot
             }
+            // A request the page saw complete may still be ending here (its log entry is written when
+            // the task ends, after WebKit read the last byte): wait for those, briefly.
+            let deadline = ContinuousClock.now + .seconds(2)
+            while adapter.liveRequestCount > 0, ContinuousClock.now < deadline {
+                try? await Task.sleep(for: .milliseconds(5))
+            }
             report.requests = adapter.log.map {
                 RenderReport.Request(
                     path: $0.path, status: $0.status, bytes: $0.bytes, handler: $0.handler, ms: $0.milliseconds)

@@ -5,6 +5,7 @@
     import Logging
     import SchemeKit
     import SchemeKitPackages
+    import SchemeKitTesting
     import SchemeServe
 
     /// `schemeserve serve <directory>`: the dev server.
@@ -57,6 +58,19 @@
 
         @Option(help: "An http(s) origin (https://origin.example) that answers paths no local file matches.")
         var fallback: String?
+
+        @Option(
+            help: ArgumentHelp(
+                "Serve a recorded site offline from this HAR file (or Playwright's .har.zip, unzipped into a temporary directory): a request is matched by path and query against the HAR's page origin (that of its first page's first entry), ahead of the directory; what the HAR lacks goes on to the directory and --fallback.",
+                valueName: "file"))
+        var har: String?
+
+        @Option(
+            name: .customLong("record-har"),
+            help: ArgumentHelp(
+                "Record every exchange with the --fallback origin into this HAR file (rewritten after each one, bodies over 1 MiB beside it), with the URLs the browser used, http://<bind>:<port>/…, so that Playwright's route_from_har replays it. Needs --fallback.",
+                valueName: "file"))
+        var recordHar: String?
 
         @Flag(help: "Single-page app: extensionless paths that match nothing get /index.html.")
         var spa = false
@@ -136,6 +150,21 @@
                         "invalid --fallback '\(fallback)': give an http(s) origin such as https://origin.example")
                 }
             }
+            if let har, !FileManager.default.isReadableFile(atPath: har) {
+                throw ValidationError("no such file: --har \(har) (give a HAR file, or Playwright's .har.zip)")
+            }
+            if let recordHar {
+                guard fallback != nil else {
+                    throw ValidationError(
+                        "--record-har records what --fallback fetches: give --fallback <origin> too")
+                }
+                var isDirectory: ObjCBool = false
+                let parent = URL(filePath: recordHar).deletingLastPathComponent().path(percentEncoded: false)
+                guard FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory), isDirectory.boolValue
+                else {
+                    throw ValidationError("invalid --record-har '\(recordHar)': no directory \(parent)")
+                }
+            }
             if let eventLoops, !(1...256).contains(eventLoops) {
                 throw ValidationError("invalid --event-loops '\(eventLoops)': give a number of threads from 1 to 256")
             }
@@ -201,19 +230,99 @@
             configuration.eventLoopCount = eventLoops
             configuration.headerRules = try headerRules()
 
+            let urlHost = bind.contains(":") ? "[\(bind)]" : bind
+            let listeningPort = Locked(0)
+            var factories = ServeHandlerFactories.standard
+            let replay = try harReplay(into: &factories)
+            defer { replay?.removeTemporaryFiles() }
+            let recording = recordHAR(into: &factories) { request in
+                HARRecordedURL.origin(URL(string: "http://\(urlHost):\(listeningPort.withLock { $0 })")!)
+                    .url(for: request)
+            }
+
             let server = try SchemeServer(
                 configuration: configuration,
+                factories: factories,
                 logger: logger,
                 accessLogger: noAccessLog ? .some(nil) : .none
             )
             let scheme = self.scheme.lowercased()
             let host = appHost.lowercased()
-            let urlHost = bind.contains(":") ? "[\(bind)]" : bind
             try await server.run { address in
+                listeningPort.withLock { $0 = address.port }
                 let line = "Serving \(shownRoot) as \(scheme)://\(host)/ at http://\(urlHost):\(address.port)/\n"
                 FileHandle.standardOutput.write(Data(line.utf8))
             }
+            if let recording = recording?() {
+                // A client may have its response before the recorder has written it.
+                let deadline = ContinuousClock.now + .seconds(5)
+                while recording.inFlight() > 0, ContinuousClock.now < deadline {
+                    try? await Task.sleep(for: .milliseconds(10))
+                }
+                if let error = recording.lastError() {
+                    logger.warning("--record-har: an exchange was not recorded: \(error)")
+                }
+            }
             logger.info("stopped")
+        }
+
+        /// With `--har`: puts a `HARReplayHandler` that passes on a miss before the file handler,
+        /// matching requests against the HAR's page origin. Returns the HAR input (its temporary
+        /// directory, for a `.har.zip`, is removed when the server stops).
+        ///
+        /// - Throws: ``CommandLineFailure`` (a usage error) when the HAR cannot be read.
+        private func harReplay(into factories: inout ServeHandlerFactories) throws -> HARFileInput? {
+            guard let har else { return nil }
+            let input: HARFileInput
+            let replay: HARReplayHandler
+            do {
+                input = try HARFileInput(URL(filePath: har)) { try ArchiveExtractor.extract(zip: $0, into: $1) }
+                replay = try HARReplayHandler(
+                    contentsOf: input.harFile,
+                    configuration: .init(matching: HARMatching(origin: .page), whenMissing: .pass, name: "har"))
+            } catch {
+                throw CommandLineFailure.usage("invalid --har '\(har)': \(error)")
+            }
+            let files = factories.files
+            factories.files = { options in SchemeHandlerChain(replay, try files(options)) }
+            return input
+        }
+
+        /// How to ask a `--record-har` recorder how it is doing.
+        struct RecordingProbe: Sendable {
+            /// Exchanges still being recorded.
+            let inFlight: @Sendable () -> Int
+            /// The last error met while writing the HAR file.
+            let lastError: @Sendable () -> HARError?
+        }
+
+        /// With `--record-har`: wraps the `--fallback` handler in a `HARRecorder` writing the URLs
+        /// `url` gives, and writes the (empty) file at once, so that a path that cannot be written
+        /// fails now. Returns how to ask the recorder how it is doing, once the server is built.
+        private func recordHAR(
+            into factories: inout ServeHandlerFactories, url: @escaping @Sendable (SchemeRequest) -> String
+        ) -> (@Sendable () -> RecordingProbe?)? {
+            guard let recordHar, let network = factories.network else { return nil }
+            let file = URL(filePath: recordHar)
+            let probe = Locked<RecordingProbe?>(nil)
+            factories.network = { origin in
+                let (recorder, recorderProbe) = try Self.recording(network(origin), into: file, url: url)
+                probe.withLock { $0 = recorderProbe }
+                return recorder
+            }
+            return { probe.withLock { $0 } }
+        }
+
+        /// `handler` wrapped in a `HARRecorder` whose file is written at once, and its probe.
+        private static func recording(
+            _ handler: some SchemeHandler, into file: URL, url: @escaping @Sendable (SchemeRequest) -> String
+        ) throws -> (any SchemeHandler, RecordingProbe) {
+            let recorder = CountingHandler(
+                HARRecorder(handler, to: file, options: HARRecordingOptions(url: .custom(url))))
+            try recorder.wrapped.write()
+            return (
+                recorder, RecordingProbe(inFlight: { recorder.inFlight }, lastError: { recorder.wrapped.lastError })
+            )
         }
     }
 

@@ -30,17 +30,17 @@ struct HARArchiveTests {
             }))
 
     @Test func anArchiveReadsBackEqual() throws {
-        let data = Self.archive.encoded()
+        let data = try Self.archive.encoded()
         let reread = try HARArchive(data: data)
         #expect(reread == Self.archive)
-        #expect(reread.encoded() == data)
+        #expect(try reread.encoded() == data)
         #expect(reread.entries[1].resourceType == "fetch")
         #expect(reread.entries[1].response.transferSize == 300)
         #expect(reread.entries[1].response.headers.filter { $0.name == "Set-Cookie" }.count == 2)
     }
 
     @Test func aTruncatedFileNamesTheEntryItEndsIn() throws {
-        let data = Self.archive.encoded()
+        let data = try Self.archive.encoded()
         let text = String(decoding: data, as: UTF8.self)
         // Cut inside entry 2's response, after its request URL was read.
         let second = try #require(text.range(of: "https://example.com/2"))
@@ -55,14 +55,14 @@ struct HARArchiveTests {
     }
 
     @Test func everyPrefixOfAFileIsATypedErrorNeverACrash() throws {
-        let data = Self.archive.encoded()
+        let data = try Self.archive.encoded()
         for length in 0..<data.count {
             #expect(throws: HARError.self) { try HARArchive(data: data.prefix(length)) }
         }
     }
 
     @Test func aCorruptedByteNamesTheEntry() throws {
-        var bytes = [UInt8](Self.archive.encoded())
+        var bytes = [UInt8](try Self.archive.encoded())
         let text = String(decoding: bytes, as: UTF8.self)
         let first = try #require(text.range(of: "https://example.com/1"))
         let comma = try #require(text.range(of: "\"response\"", range: first.upperBound..<text.endIndex))
@@ -88,6 +88,23 @@ struct HARArchiveTests {
             #"{"log":{"entries":[{"request":{"method":"GET","url":"https://a/"},"response":{"status":200.5}}]}}"#,
             "response.status"
         ),
+        // Numbers and strings JSON allows but a Swift value cannot hold, where they are read.
+        (
+            #"{"log":{"entries":[{"request":{"method":"GET","url":"https://a/"},"response":{"status":2e999}}]}}"#,
+            "response.status"
+        ),
+        (
+            #"{"log":{"entries":[{"request":{"method":"GET","url":"https://a/"},"response":{"status":01}}]}}"#,
+            "response.status"
+        ),
+        (
+            #"{"log":{"entries":[{"request":{"method":"GET","url":"https://a/"},"response":{"status":200},"_x":[1e999]}]}}"#,
+            "_x[0]"
+        ),
+        (
+            #"{"log":{"entries":[{"request":{"method":"GET","url":"https://a/"},"response":{"status":200,"statusText":"\x"}}]}}"#,
+            "response.statusText"
+        ),
     ])
     func aMistypedFieldNamesTheEntryAndTheField(json: String, field: String) throws {
         let error = try #require(throws: HARError.self) { try HARArchive(data: Data(json.utf8)) }
@@ -99,10 +116,13 @@ struct HARArchiveTests {
 
     @Test(arguments: [
         ("", HARError.Kind.truncated), ("{", .truncated), ("[]", .invalidArchive), (#"{"log":{}}"#, .invalidArchive),
-        (#"{"log":{"entries":{}}}"#, .invalidArchive), ("{\"log\":1e999}", .malformedJSON), ("nul", .truncated),
-        (#"{"a":01}"#, .malformedJSON), (#"{"a":"\x"}"#, .malformedJSON), ("{} {}", .malformedJSON),
-        (String(repeating: "[", count: 10_000), .malformedJSON),
+        (#"{"log":{"entries":{}}}"#, .invalidArchive), ("nul", .truncated), ("{} {}", .malformedJSON),
+        (#"{"log":{"entries":[]},"a":[}"#, .malformedJSON), (String(repeating: "[", count: 10_000), .malformedJSON),
         ("\u{FEFF}{\"log\":{\"entries\":[]}}", .invalidArchive),
+        // Foundation checks a number's or a string's syntax where the value is read: a `log` that is
+        // a number is no log, and a member the model does not read is not looked into.
+        ("{\"log\":1e999}", .invalidArchive), (#"{"a":01}"#, .invalidArchive), (#"{"a":"\x"}"#, .invalidArchive),
+        (#"{"log":{"entries":[],"_x":1e999}}"#, .invalidArchive),
     ])
     func brokenFilesGiveTypedErrors(json: String, kind: HARError.Kind) throws {
         if kind == .invalidArchive, json.hasPrefix("\u{FEFF}") {
@@ -117,13 +137,58 @@ struct HARArchiveTests {
     @Test func unicodeEscapesAndNullsAreRead() throws {
         let json = #"""
             {"log":{"version":null,"entries":[{"pageref":null,"request":{"method":"GET","url":"https://a/\u00e9","cookies":null},
-            "response":{"status":200,"content":{"size":2,"mimeType":"text/plain","text":"\ud83d\ude00\ud800x"}},"_x":[1,true,null,{"y":-0.5e1}]}]}}
+            "response":{"status":200,"content":{"size":2,"mimeType":"text/plain","text":"\ud83d\ude00x"}},"_x":[1,true,null,{"y":-0.5e1}]}]}}
             """#
         let archive = try HARArchive(data: Data(json.utf8))
         #expect(archive.entries[0].request.url == "https://a/é")
-        #expect(archive.entries[0].response.content.text == "😀\u{FFFD}x")
+        #expect(archive.entries[0].response.content.text == "😀x")
         #expect(
             archive.entries[0].custom["_x"] == .array([.number(1), .bool(true), .null, .object(["y": .number(-5)])]))
         #expect(try HARArchive(data: archive.encoded()) == archive)
+
+        // A lone surrogate (`\ud800` without its low half) is no Unicode text: a typed error at its field.
+        let lone = json.replacingOccurrences(of: #"\ud83d\ude00x"#, with: #"\ud800x"#)
+        let error = try #require(throws: HARError.self) { try HARArchive(data: Data(lone.utf8)) }
+        #expect(error.kind == .invalidEntry)
+        #expect(error.entryIndex == 0 && error.field == "response.content.text")
+    }
+
+    /// Foundation's parser refuses nesting deeper than 512 levels; anything up to that reads and
+    /// re-encodes, on a task's stack as well as the main thread's.
+    @Test func deeplyNestedCustomValuesReadAndReencode() async throws {
+        let depth = 500
+        let json =
+            #"{"log":{"entries":[{"request":{"method":"GET","url":"https://a/"},"response":{"status":200},"_deep":"#
+            + String(repeating: "[", count: depth) + "1" + String(repeating: "]", count: depth) + "}]}}"
+        let archive = try await Task.detached { try HARArchive(data: Data(json.utf8)) }.value
+        var value = try #require(archive.entries[0].custom["_deep"])
+        var levels = 0
+        while case .array(let elements) = value, let first = elements.first {
+            value = first
+            levels += 1
+        }
+        #expect(levels == depth && value == .number(1))
+        #expect(try HARArchive(data: archive.encoded()) == archive)
+    }
+
+    @Test func aValueJSONCannotHoldIsATypedErrorNamingTheEntry() throws {
+        var archive = Self.archive
+        archive.entries[2].timings.wait = .infinity
+        let error = try #require(throws: HARError.self) { try archive.encoded() }
+        #expect(error.kind == .invalidEntry)
+        #expect(error.entryIndex == 2 && error.entryURL == "https://example.com/2")
+        #expect(error.field == "timings.wait")
+        #expect(throws: HARError.self) { try archive.write(to: URL(fileURLWithPath: "/nonexistent/never.har")) }
+    }
+
+    /// Playwright's default `.har.zip` (the HAR and its body files, zipped) is named as such, in one
+    /// line, rather than reported as a JSON error.
+    @Test func aZipArchiveIsNamedAsOne() throws {
+        let zip = Data([0x50, 0x4B, 0x03, 0x04, 0x14, 0x00]) + Data(count: 64)
+        let error = try #require(throws: HARError.self) { try HARArchive(data: zip) }
+        #expect(error.kind == .zipArchive)
+        #expect(error.description.contains("zip archive (Playwright's .har.zip)"))
+        #expect(error.description.contains("unzip it first"))
+        #expect(!error.description.contains("\n"))
     }
 }

@@ -12,9 +12,9 @@ public import Foundation
 /// ```swift
 /// let archive = try HARArchive(contentsOf: URL(fileURLWithPath: "fixtures/site.har"))
 /// for entry in archive.entries { print(entry.request.method, entry.request.url, entry.response.status) }
-/// let data = archive.encoded()   // reads back equal: try HARArchive(data: data) == archive
+/// let data = try archive.encoded()   // reads back equal: try HARArchive(data: data) == archive
 /// ```
-public struct HARArchive: Sendable, Hashable {
+public struct HARArchive: Sendable, Hashable, Codable {
     /// The log: creator, pages, entries.
     public var log: HARLog
 
@@ -31,12 +31,27 @@ public struct HARArchive: Sendable, Hashable {
         set { log.entries = newValue }
     }
 
-    /// Reads an archive from the bytes of a HAR file (UTF-8 JSON).
+    /// Reads an archive from the bytes of a HAR file (JSON, with Foundation's `JSONDecoder`).
     ///
     /// - Throws: ``HARError`` — `truncated`, `malformedJSON`, `invalidArchive`, `invalidEntry` —
-    ///   naming the entry (index, and URL when it was read) where the problem is.
+    ///   naming the entry (index, and URL when it was read) and the field or byte offset where the
+    ///   problem is; `zipArchive` for Playwright's `.har.zip`, which must be unzipped first.
     public init(data: Data) throws(HARError) {
-        try self.init(json: HARJSONReader.read(data))
+        if data.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
+            throw HARError(
+                .zipArchive,
+                "this is a zip archive (Playwright's .har.zip): unzip it first (the .har and its body files into one directory), or pass it to schemeserve --har or headless-render --har"
+            )
+        }
+        do {
+            self = try JSONDecoder().decode(HARArchive.self, from: data)
+        } catch let error as HARError {
+            throw error
+        } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
+            throw HARError.syntax(in: data)
+        } catch {
+            throw HARError(.invalidArchive, decoding: error)
+        }
     }
 
     /// Reads an archive from a HAR file.
@@ -53,11 +68,31 @@ public struct HARArchive: Sendable, Hashable {
         try self.init(data: data)
     }
 
-    /// The archive as HAR JSON: UTF-8, two-space indentation, fields in the specification's order.
-    public func encoded() -> Data {
-        var writer = HARJSONWriter()
-        write(into: &writer)
-        return Data(writer.bytes)
+    /// Reads an archive: a `log` object is required (see ``HARLog/init(from:)``).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: HARCodingKey.self)
+        self.init(log: try container.required("log"))
+    }
+
+    /// Writes the archive: `{"log": …}`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: HARCodingKey.self)
+        try container.encode(log, forKey: "log")
+    }
+
+    /// The archive as HAR JSON (Foundation's `JSONEncoder`): UTF-8, indented, members sorted by
+    /// name, so the same archive always gives the same bytes.
+    ///
+    /// - Throws: ``HARError`` naming the entry and field of a value JSON cannot hold (a number
+    ///   that is not finite).
+    public func encoded() throws(HARError) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        do {
+            return try encoder.encode(self)
+        } catch {
+            throw HARError(encoding: error, in: self)
+        }
     }
 
     /// Writes the archive to `url` atomically: into a temporary file beside it, flushed to disk,

@@ -37,3 +37,34 @@ public struct HARContent: Sendable, Hashable {
         self.custom = custom
     }
 }
+
+extension HARContent: Codable {
+    /// Reads a body; a missing `size` reads as `-1`, a missing `mimeType` as empty; `_file` is
+    /// ``file``.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: HARCodingKey.self)
+        self.init(
+            size: try container.optional("size") ?? -1,
+            compression: try container.optional("compression"),
+            mimeType: try container.optional("mimeType") ?? "",
+            text: try container.optional("text"),
+            encoding: try container.optional("encoding"),
+            file: try container.optional("_file"),
+            comment: try container.optional("comment"),
+            custom: try container.custom(except: ["_file"])
+        )
+    }
+
+    /// Writes the body, ``file`` as `_file`, custom members included.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: HARCodingKey.self)
+        try container.encodeCustom(custom)
+        try container.encode(size, forKey: "size")
+        try container.encodeIfPresent(compression, forKey: "compression")
+        try container.encode(mimeType, forKey: "mimeType")
+        try container.encodeIfPresent(text, forKey: "text")
+        try container.encodeIfPresent(encoding, forKey: "encoding")
+        try container.encodeIfPresent(comment, forKey: "comment")
+        try container.encodeIfPresent(file, forKey: "_file")
+    }
+}

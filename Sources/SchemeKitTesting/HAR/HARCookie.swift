@@ -36,3 +36,22 @@ public struct HARCookie: Sendable, Hashable {
         self.comment = comment
     }
 }
+
+extension HARCookie: Codable {
+    /// Reads a cookie; a missing `name` or `value` reads as an empty string. (Encoding is
+    /// synthesized: every property, `nil` ones left out.)
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: HARCodingKey.self)
+        self.init(
+            name: try container.optional("name") ?? "",
+            value: try container.optional("value") ?? "",
+            path: try container.optional("path"),
+            domain: try container.optional("domain"),
+            expires: try container.optional("expires"),
+            httpOnly: try container.optional("httpOnly"),
+            secure: try container.optional("secure"),
+            sameSite: try container.optional("sameSite"),
+            comment: try container.optional("comment")
+        )
+    }
+}

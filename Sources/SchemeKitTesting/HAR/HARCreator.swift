@@ -17,3 +17,14 @@ public struct HARCreator: Sendable, Hashable {
     /// SchemeKit, what ``HARRecorder`` writes.
     public static let schemeKit = HARCreator(name: "SchemeKit", version: "0.1.0")
 }
+
+extension HARCreator: Codable {
+    /// Reads a creator; a missing `name` or `version` reads as an empty string. (Encoding is
+    /// synthesized: every property, `nil` ones left out.)
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: HARCodingKey.self)
+        self.init(
+            name: try container.optional("name") ?? "", version: try container.optional("version") ?? "",
+            comment: try container.optional("comment"))
+    }
+}

@@ -48,3 +48,45 @@ public struct HAREntry: Sendable, Hashable {
     /// Chromium's `_initiator` (what caused the request: `parser`, `script` with a stack …), or `nil`.
     public var initiator: HARValue? { custom["_initiator"] }
 }
+
+extension HAREntry: Codable {
+    /// Reads an entry: `request` and `response` are required; missing `timings` read as zero,
+    /// `cache` is kept as written (`null` included).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: HARCodingKey.self)
+        self.init(
+            pageref: try container.optional("pageref"),
+            startedDateTime: try container.optional("startedDateTime") ?? "",
+            time: try container.optional("time") ?? 0,
+            request: try container.required("request"),
+            response: try container.required("response"),
+            cache: try container.value("cache"),
+            timings: try container.optional("timings") ?? HARTimings(),
+            serverIPAddress: try container.optional("serverIPAddress"),
+            connection: try container.optional("connection"),
+            comment: try container.optional("comment"),
+            custom: try container.custom()
+        )
+    }
+
+    /// Writes the entry, custom members included.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: HARCodingKey.self)
+        try container.encodeCustom(custom)
+        try container.encodeIfPresent(pageref, forKey: "pageref")
+        try container.encode(startedDateTime, forKey: "startedDateTime")
+        try container.encode(time, forKey: "time")
+        try container.encode(request, forKey: "request")
+        try container.encode(response, forKey: "response")
+        try container.encodeIfPresent(cache, forKey: "cache")
+        try container.encode(timings, forKey: "timings")
+        try container.encodeIfPresent(serverIPAddress, forKey: "serverIPAddress")
+        try container.encodeIfPresent(connection, forKey: "connection")
+        try container.encodeIfPresent(comment, forKey: "comment")
+    }
+
+    /// The request URL of the entry `decoder` reads, when it has one, whatever else is wrong with it.
+    static func requestURL(in decoder: any Decoder) -> String? {
+        try? decoder.container(keyedBy: HARCodingKey.self).nested("request")?.optional("url", as: String.self)
+    }
+}

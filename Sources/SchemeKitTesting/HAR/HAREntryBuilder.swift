@@ -12,7 +12,7 @@ struct HAREntryBuilder {
     func entry(
         started: Date, wait: Duration, receive: Duration, response: SchemeResponse, body: HARBodySpool
     ) throws(HARError) -> HAREntry {
-        let url = request.url.absoluteString
+        let url = options.url.url(for: request)
         let contentType = response.headerFields[.contentType]
         let content = try Self.content(
             body, contentType: contentType, fileExtension: fileExtension(contentType: contentType))

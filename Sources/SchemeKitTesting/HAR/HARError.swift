@@ -15,15 +15,19 @@ public struct HARError: Error, Sendable, Hashable, CustomStringConvertible {
         private let name: String
         private init(_ name: String) { self.name = name }
 
-        /// The bytes are not JSON (a syntax error, a number out of range, nesting too deep).
+        /// The bytes are not JSON (a syntax error, nesting too deep).
         public static let malformedJSON = Kind("malformed HAR")
         /// The file ends before its JSON does: a torn or cut file.
         public static let truncated = Kind("truncated HAR")
         /// The JSON is not a HAR archive: no `log`, `log.entries` not an array.
         public static let invalidArchive = Kind("invalid HAR")
         /// An entry lacks a required field (`request.method`, `request.url`, `response.status`)
-        /// or has a field of the wrong type.
+        /// or has a field of the wrong type (a number out of range included), or holds a value
+        /// JSON cannot (a number that is not finite, when encoding).
         public static let invalidEntry = Kind("invalid HAR entry")
+        /// The file is a zip archive — Playwright's `.har.zip`, the HAR with its body files — which
+        /// must be unzipped first (`schemeserve --har` and `headless-render --har` read it as it is).
+        public static let zipArchive = Kind("zipped HAR")
         /// A body cannot be decoded: invalid base64, an unknown `encoding`.
         public static let invalidBody = Kind("invalid HAR body")
         /// A body file (`_file`) is missing or its size differs from the recorded size.

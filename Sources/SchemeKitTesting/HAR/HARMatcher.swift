@@ -4,10 +4,13 @@ import SchemeKit
 /// Chooses the entry that answers a request, by the rules documented on ``HARMatching``.
 struct HARMatcher: Sendable {
     let matching: HARMatching
+    /// The URL entries are matched against: the request's, moved to the origin of
+    /// ``HARMatching/origin``, or (in update mode) the one the recorder would write.
+    let requestURL: @Sendable (SchemeRequest) -> HARURLParts?
 
     /// The best entry for `request` (whose body, already collected, is `body`), or `nil`.
     func select(_ request: SchemeRequest, body: Data?, from entries: [HARReplayEntry]) -> HARReplayEntry? {
-        guard let url = HARURLParts(request.url.absoluteString) else { return nil }
+        guard let url = requestURL(request) else { return nil }
         let method = request.method.rawValue.uppercased()
         if let entry = best(request, method: method, url: url, body: body, entries) { return entry }
         if method == "HEAD" { return best(request, method: "GET", url: url, body: body, entries) }

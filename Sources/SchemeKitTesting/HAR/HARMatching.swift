@@ -1,3 +1,4 @@
+public import Foundation
 public import HTTPTypes
 
 /// Which recorded entry answers a request: the rules of a ``HARReplayHandler``.
@@ -7,7 +8,9 @@ public import HTTPTypes
 /// - the **method** is the same (a HEAD with no HEAD entry uses the GET entries, head only);
 /// - the **URL** names the same resource: host, port (a scheme's default port left out), path and
 ///   query parameters, each percent-decoded; the query's order counts only without
-///   ``ignoresQueryOrder``, the scheme only without ``ignoresScheme``;
+///   ``ignoresQueryOrder``, the scheme only without ``ignoresScheme``; with an ``origin`` other
+///   than ``Origin/request``, the request's scheme, host and port are first replaced by that
+///   origin's, so the request is matched by path and query alone;
 /// - every header of ``headers`` has the same value(s) in the request and the entry;
 /// - with ``matchesRequestBody``, when both the request and the entry have a body, the bodies are
 ///   equal — bytes, or the same multipart body with another boundary, or the same form when the
@@ -35,15 +38,32 @@ public struct HARMatching: Sendable, Hashable {
     /// Headers whose values must be equal in the request and the entry (a missing header equals
     /// only a missing one), such as `Accept-Language` or `Authorization`. Default: none.
     public var headers: [HTTPField.Name]
+    /// The origin a request is matched on. Default: ``Origin/request``, the request's own.
+    public var origin: Origin
+
+    /// The scheme, host and port a request is matched on.
+    public enum Origin: Sendable, Hashable {
+        /// The request's own: `app://localhost/a.js` finds entries of host `localhost`.
+        case request
+        /// The origin of the HAR's page: that of the first entry of the first page
+        /// (`log.pages[0]`), or of the first entry when the file lists no page. A request is
+        /// matched by path and query as if the page had made it there: `app://localhost/a.js?v=1`
+        /// finds `http://127.0.0.1:8000/a.js?v=1` in a HAR a browser recorded from
+        /// `http://127.0.0.1:8000/`. Entries of other origins (a CDN's) are never matched.
+        case page
+        /// This origin's scheme, host and port, such as `URL(string: "http://127.0.0.1:8000")!`.
+        case fixed(URL)
+    }
 
     /// Creates matching rules; the defaults are documented on each property.
     public init(
         ignoresScheme: Bool = true, ignoresQueryOrder: Bool = true, matchesRequestBody: Bool = true,
-        headers: [HTTPField.Name] = []
+        headers: [HTTPField.Name] = [], origin: Origin = .request
     ) {
         self.ignoresScheme = ignoresScheme
         self.ignoresQueryOrder = ignoresQueryOrder
         self.matchesRequestBody = matchesRequestBody
         self.headers = headers
+        self.origin = origin
     }
 }

@@ -18,3 +18,14 @@ public struct HARNameValue: Sendable, Hashable {
         self.comment = comment
     }
 }
+
+extension HARNameValue: Codable {
+    /// Reads a pair; a missing `name` or `value` reads as an empty string. (Encoding is synthesized:
+    /// every property, `nil` ones left out.)
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: HARCodingKey.self)
+        self.init(
+            name: try container.optional("name") ?? "", value: try container.optional("value") ?? "",
+            comment: try container.optional("comment"))
+    }
+}

@@ -29,3 +29,33 @@ public struct HARPage: Sendable, Hashable {
         self.custom = custom
     }
 }
+
+extension HARPage: Codable {
+    /// Reads a page; missing strings read as empty, `pageTimings` may be missing.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: HARCodingKey.self)
+        let timings = try container.nested("pageTimings")
+        self.init(
+            startedDateTime: try container.optional("startedDateTime") ?? "",
+            id: try container.optional("id") ?? "",
+            title: try container.optional("title") ?? "",
+            onContentLoad: try timings?.optional("onContentLoad"),
+            onLoad: try timings?.optional("onLoad"),
+            comment: try container.optional("comment"),
+            custom: try container.custom()
+        )
+    }
+
+    /// Writes the page, `pageTimings` always (HAR 1.2 requires it), custom members included.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: HARCodingKey.self)
+        try container.encodeCustom(custom)
+        try container.encode(startedDateTime, forKey: "startedDateTime")
+        try container.encode(id, forKey: "id")
+        try container.encode(title, forKey: "title")
+        var timings = container.nestedContainer(keyedBy: HARCodingKey.self, forKey: "pageTimings")
+        try timings.encodeIfPresent(onContentLoad, forKey: "onContentLoad")
+        try timings.encodeIfPresent(onLoad, forKey: "onLoad")
+        try container.encodeIfPresent(comment, forKey: "comment")
+    }
+}

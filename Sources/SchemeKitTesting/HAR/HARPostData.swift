@@ -60,3 +60,47 @@ public struct HARPostData: Sendable, Hashable {
         self.custom = custom
     }
 }
+
+extension HARPostData: Codable {
+    /// Reads a request body; a missing `mimeType` reads as empty, missing `params` as none;
+    /// `_encoding` is ``encoding`` and `_file` is ``file``.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: HARCodingKey.self)
+        self.init(
+            mimeType: try container.optional("mimeType") ?? "",
+            text: try container.optional("text"),
+            encoding: try container.optional("_encoding"),
+            parameters: try container.optional("params") ?? [],
+            file: try container.optional("_file"),
+            comment: try container.optional("comment"),
+            custom: try container.custom(except: ["_file", "_encoding"])
+        )
+    }
+
+    /// Writes the request body (`params` only when there are some), custom members included.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: HARCodingKey.self)
+        try container.encodeCustom(custom)
+        try container.encode(mimeType, forKey: "mimeType")
+        if !parameters.isEmpty { try container.encode(parameters, forKey: "params") }
+        try container.encodeIfPresent(text, forKey: "text")
+        try container.encodeIfPresent(comment, forKey: "comment")
+        try container.encodeIfPresent(encoding, forKey: "_encoding")
+        try container.encodeIfPresent(file, forKey: "_file")
+    }
+}
+
+extension HARPostData.Parameter: Codable {
+    /// Reads a form parameter; a missing `name` reads as empty. (Encoding is synthesized: every
+    /// property, `nil` ones left out.)
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: HARCodingKey.self)
+        self.init(
+            name: try container.optional("name") ?? "",
+            value: try container.optional("value"),
+            fileName: try container.optional("fileName"),
+            contentType: try container.optional("contentType"),
+            comment: try container.optional("comment")
+        )
+    }
+}

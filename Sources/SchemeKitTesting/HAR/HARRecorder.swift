@@ -12,6 +12,11 @@ public import SchemeKit
 /// ```
 ///
 /// ## What is recorded
+/// - **URLs.** The registry's request URL (`app://localhost/a.js`) by default;
+///   ``HARRecordingOptions/url`` records the URL the engine's page used instead — `.origin(…)`
+///   for a virtual origin such as headless Chromium's `https://app.localhost/` — or one a mapping
+///   of yours gives, so that a tool matching the page's URLs, such as Playwright's
+///   `route_from_har`, replays the file unchanged.
 /// - **Complete exchanges only.** An exchange is written once the wrapped handler finished it:
 ///   a stopped, failed or passed one is not recorded (``skippedCount`` counts the first two), so
 ///   the file never holds a cut body.

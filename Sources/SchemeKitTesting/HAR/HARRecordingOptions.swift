@@ -9,13 +9,19 @@ public struct HARRecordingOptions: Sendable {
     public var maxRequestBodySize: Int
     /// The `creator` written into a new HAR file. Default: ``HARCreator/schemeKit``.
     public var creator: HARCreator
+    /// The URL written for each request: the registry's (`app://localhost/a.js`), the one the
+    /// engine's page used (`.origin(URL(string: "https://app.localhost")!)` for headless Chromium),
+    /// or a mapping of your own. Default: ``HARRecordedURL/request``.
+    public var url: HARRecordedURL
 
     /// Creates options; the defaults are documented on each property.
     public init(
-        maxInlineBodySize: Int = 1 << 20, maxRequestBodySize: Int = 64 << 20, creator: HARCreator = .schemeKit
+        maxInlineBodySize: Int = 1 << 20, maxRequestBodySize: Int = 64 << 20, creator: HARCreator = .schemeKit,
+        url: HARRecordedURL = .request
     ) {
         self.maxInlineBodySize = maxInlineBodySize
         self.maxRequestBodySize = maxRequestBodySize
         self.creator = creator
+        self.url = url
     }
 }

@@ -12,7 +12,14 @@ public import SchemeKit
 /// ## Matching
 /// Method and URL (query order ignored, scheme ignored by default), the request body for POST
 /// and other methods with a body, and chosen headers; when several entries match, the one whose
-/// headers match best, then the first. See ``HARMatching`` for the exact rules.
+/// headers match best, then the first. See ``HARMatching`` for the exact rules. A HAR recorded by
+/// a browser at another origin (`http://127.0.0.1:8000/`) replays under the app's scheme with
+/// ``HARMatching/origin`` set to ``HARMatching/Origin/page``: requests are then matched by path
+/// and query against the HAR's page origin.
+///
+/// Playwright's default archive, `.har.zip` (the HAR and its body files, zipped), must be unzipped
+/// first: given one, the initializers throw ``HARError/Kind/zipArchive`` saying so in one line.
+/// (`schemeserve --har` and `headless-render --har` unzip it themselves.)
 ///
 /// ## Answers
 /// - The recorded status, reason and headers (in order, duplicates such as `Set-Cookie` kept),
@@ -82,6 +89,8 @@ public struct HARReplayHandler: SchemeHandler {
     let store: HARStore
     /// In update mode, the upstream wrapped in a recorder writing into ``store``.
     let recorder: (any SchemeHandler)?
+    /// In update mode, the URL that recorder writes for a request, which replay then matches.
+    let recordedURL: HARRecordedURL?
 
     /// Replays the HAR file at `fileURL`; body files (`_file`) are read from its directory.
     ///
@@ -109,7 +118,9 @@ public struct HARReplayHandler: SchemeHandler {
     ///
     /// A request no entry matches goes to `upstream` through a ``HARRecorder`` writing into the
     /// same file (appended, written atomically after each exchange): the engine gets the upstream's
-    /// answer, and the next matching request is replayed. A missing file starts empty.
+    /// answer, and the next matching request is replayed. A missing file starts empty. Requests are
+    /// matched under the URL the recorder writes for them (``HARRecordingOptions/url``), so what
+    /// one records, the next finds; ``HARMatching/origin`` is then not used.
     ///
     /// - Throws: ``HARError`` when an existing file cannot be read or is not a valid HAR.
     public init(
@@ -121,12 +132,16 @@ public struct HARReplayHandler: SchemeHandler {
         let store = try HARStore.appending(to: fileURL, creator: options.creator)
         self.init(
             store: store, recorder: HARRecorder(upstream, fileURL: fileURL, store: store, options: options),
-            configuration: configuration)
+            recordedURL: options.url, configuration: configuration)
     }
 
-    init(store: HARStore, recorder: (any SchemeHandler)?, configuration: Configuration) {
+    init(
+        store: HARStore, recorder: (any SchemeHandler)?, recordedURL: HARRecordedURL? = nil,
+        configuration: Configuration
+    ) {
         self.store = store
         self.recorder = recorder
+        self.recordedURL = recordedURL
         self.configuration = configuration
     }
 
@@ -145,9 +160,25 @@ public struct HARReplayHandler: SchemeHandler {
     /// The entry that would answer `request` (with `body` as its body), or `nil`: the matching
     /// rules of ``HARMatching``, without answering.
     public func entry(for request: SchemeRequest, body: Data? = nil) -> HAREntry? {
-        guard let match = HARMatcher(matching: configuration.matching).select(request, body: body, from: store.entries)
-        else { return nil }
+        guard let match = matcher().select(request, body: body, from: store.entries) else { return nil }
         return store.archive.entries[match.index]
+    }
+
+    /// The matcher for a request now: the configuration's rules, on the URL they name (in update
+    /// mode, the URL the recorder writes).
+    private func matcher() -> HARMatcher {
+        let matching = configuration.matching
+        if let recordedURL {
+            return HARMatcher(matching: matching) { HARURLParts(recordedURL.url(for: $0)) }
+        }
+        let origin: HARURLParts?
+        switch matching.origin {
+        case .request: return HARMatcher(matching: matching) { HARURLParts($0.url.absoluteString) }
+        case .page: origin = store.pageOrigin
+        case .fixed(let url): origin = HARURLParts(url.absoluteString)
+        }
+        guard let origin else { return HARMatcher(matching: matching) { _ in nil } }  // no origin: nothing matches
+        return HARMatcher(matching: matching) { HARURLParts($0.url.absoluteString)?.moved(to: origin) }
     }
 
     /// Answers from the matching entry, or applies ``Configuration/whenMissing`` (in update mode:
@@ -164,8 +195,7 @@ public struct HARReplayHandler: SchemeHandler {
             body = collected
             request.body = .bytes(collected)
         }
-        let matcher = HARMatcher(matching: configuration.matching)
-        if let entry = matcher.select(request, body: body, from: store.entries) {
+        if let entry = matcher().select(request, body: body, from: store.entries) {
             try await HARResponder(entry: entry, request: request, chunkSize: configuration.chunkSize).respond(
                 to: writer)
             return .handled

@@ -42,3 +42,40 @@ public struct HARRequest: Sendable, Hashable {
         self.custom = custom
     }
 }
+
+extension HARRequest: Codable {
+    /// Reads a request: `method` and `url` are required; missing lists read as empty, missing sizes
+    /// as `-1`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: HARCodingKey.self)
+        self.init(
+            method: try container.required("method"),
+            url: try container.required("url"),
+            httpVersion: try container.optional("httpVersion") ?? "",
+            cookies: try container.optional("cookies") ?? [],
+            headers: try container.optional("headers") ?? [],
+            queryString: try container.optional("queryString") ?? [],
+            postData: try container.optional("postData"),
+            headersSize: try container.optional("headersSize") ?? -1,
+            bodySize: try container.optional("bodySize") ?? -1,
+            comment: try container.optional("comment"),
+            custom: try container.custom()
+        )
+    }
+
+    /// Writes the request, every list even when empty (HAR 1.2 requires them), custom members included.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: HARCodingKey.self)
+        try container.encodeCustom(custom)
+        try container.encode(method, forKey: "method")
+        try container.encode(url, forKey: "url")
+        try container.encode(httpVersion, forKey: "httpVersion")
+        try container.encode(cookies, forKey: "cookies")
+        try container.encode(headers, forKey: "headers")
+        try container.encode(queryString, forKey: "queryString")
+        try container.encodeIfPresent(postData, forKey: "postData")
+        try container.encode(headersSize, forKey: "headersSize")
+        try container.encode(bodySize, forKey: "bodySize")
+        try container.encodeIfPresent(comment, forKey: "comment")
+    }
+}

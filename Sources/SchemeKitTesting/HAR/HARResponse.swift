@@ -50,3 +50,40 @@ public struct HARResponse: Sendable, Hashable {
         custom["_transferSize"]?.numberValue.flatMap { Int(exactly: $0) }
     }
 }
+
+extension HARResponse: Codable {
+    /// Reads a response: an integer `status` is required; missing lists read as empty, missing
+    /// sizes as `-1`, a missing `content` as an empty body of unknown size.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: HARCodingKey.self)
+        self.init(
+            status: try container.required("status"),
+            statusText: try container.optional("statusText") ?? "",
+            httpVersion: try container.optional("httpVersion") ?? "",
+            cookies: try container.optional("cookies") ?? [],
+            headers: try container.optional("headers") ?? [],
+            content: try container.optional("content") ?? HARContent(size: -1, mimeType: ""),
+            redirectURL: try container.optional("redirectURL") ?? "",
+            headersSize: try container.optional("headersSize") ?? -1,
+            bodySize: try container.optional("bodySize") ?? -1,
+            comment: try container.optional("comment"),
+            custom: try container.custom()
+        )
+    }
+
+    /// Writes the response, every list even when empty (HAR 1.2 requires them), custom members included.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: HARCodingKey.self)
+        try container.encodeCustom(custom)
+        try container.encode(status, forKey: "status")
+        try container.encode(statusText, forKey: "statusText")
+        try container.encode(httpVersion, forKey: "httpVersion")
+        try container.encode(cookies, forKey: "cookies")
+        try container.encode(headers, forKey: "headers")
+        try container.encode(content, forKey: "content")
+        try container.encode(redirectURL, forKey: "redirectURL")
+        try container.encode(headersSize, forKey: "headersSize")
+        try container.encode(bodySize, forKey: "bodySize")
+        try container.encodeIfPresent(comment, forKey: "comment")
+    }
+}

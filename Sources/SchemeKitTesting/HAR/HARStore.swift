@@ -69,6 +69,17 @@ final class HARStore: Sendable {
     }
 
     var archive: HARArchive { state.withLock { $0.archive } }
+
+    /// The origin of the HAR's page (``HARMatching/Origin/page``): that of the first entry of the
+    /// first page, or of the first entry when the archive lists no page; `nil` without one.
+    var pageOrigin: HARURLParts? {
+        state.withLock { state in
+            let entries = state.archive.entries.lazy
+            let page = state.archive.log.pages?.first?.id
+            let onPage = entries.filter { page == nil || $0.pageref == page }.compactMap { HARURLParts($0.request.url) }
+            return onPage.first ?? entries.compactMap { HARURLParts($0.request.url) }.first
+        }
+    }
     var entries: [HARReplayEntry] { state.withLock { $0.entries } }
     var recorded: Int { state.withLock { $0.recorded } }
     var skipped: Int { state.withLock { $0.skipped } }

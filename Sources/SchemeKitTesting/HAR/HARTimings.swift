@@ -36,3 +36,35 @@ public struct HARTimings: Sendable, Hashable {
         self.custom = custom
     }
 }
+
+extension HARTimings: Codable {
+    /// Reads timings; a missing `send`, `wait` or `receive` reads as 0.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: HARCodingKey.self)
+        self.init(
+            blocked: try container.optional("blocked"),
+            dns: try container.optional("dns"),
+            connect: try container.optional("connect"),
+            send: try container.optional("send") ?? 0,
+            wait: try container.optional("wait") ?? 0,
+            receive: try container.optional("receive") ?? 0,
+            ssl: try container.optional("ssl"),
+            comment: try container.optional("comment"),
+            custom: try container.custom()
+        )
+    }
+
+    /// Writes the timings, custom members included.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: HARCodingKey.self)
+        try container.encodeCustom(custom)
+        try container.encodeIfPresent(blocked, forKey: "blocked")
+        try container.encodeIfPresent(dns, forKey: "dns")
+        try container.encodeIfPresent(connect, forKey: "connect")
+        try container.encode(send, forKey: "send")
+        try container.encode(wait, forKey: "wait")
+        try container.encode(receive, forKey: "receive")
+        try container.encodeIfPresent(ssl, forKey: "ssl")
+        try container.encodeIfPresent(comment, forKey: "comment")
+    }
+}

@@ -3,9 +3,9 @@ import Foundation
 /// A URL cut into the parts replay compares: scheme, host, port (the scheme's default left out),
 /// path and query parameters, each percent-decoded.
 struct HARURLParts: Sendable, Hashable {
-    let scheme: String
-    let host: String
-    let port: Int?
+    private(set) var scheme: String
+    private(set) var host: String
+    private(set) var port: Int?
     let path: String
     /// `name=value` per query parameter, decoded, in URL order.
     let query: [String]
@@ -30,6 +30,15 @@ struct HARURLParts: Sendable, Hashable {
         }
         self.query = query
         self.sortedQuery = query.sorted()
+    }
+
+    /// The same path and query on `origin`'s scheme, host and port.
+    func moved(to origin: HARURLParts) -> HARURLParts {
+        var moved = self
+        moved.scheme = origin.scheme
+        moved.host = origin.host
+        moved.port = origin.port
+        return moved
     }
 
     /// Whether `other` names the same resource under `matching`'s rules (scheme and query order

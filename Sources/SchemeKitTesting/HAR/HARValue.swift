@@ -3,8 +3,8 @@
 /// them.
 ///
 /// Numbers are `Double`s (JSON's own model); non-finite numbers never occur (the reader refuses
-/// them). Objects are unordered: a key given twice keeps its last value.
-public enum HARValue: Sendable, Hashable {
+/// them, and encoding one throws). Objects are unordered.
+public enum HARValue: Sendable, Hashable, Codable {
     /// `null`.
     case null
     /// `true` or `false`.
@@ -45,5 +45,58 @@ public enum HARValue: Sendable, Hashable {
     /// The member `key` of an object; `nil` for a missing key or a value that is not an object.
     public subscript(key: String) -> HARValue? {
         objectValue?[key]
+    }
+
+    /// Reads any JSON value.
+    ///
+    /// - Throws: `DecodingError` naming the value's path when it cannot be represented: a number
+    ///   out of `Double`'s range, a string with a lone surrogate.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let string = try Self.attempt(String.self, container) {
+            self = .string(string)
+        } else if let number = try Self.attempt(Double.self, container) {
+            self = .number(number)
+        } else if let flag = try Self.attempt(Bool.self, container) {
+            self = .bool(flag)
+        } else if let members = try Self.attempt([String: HARValue].self, container) {
+            self = .object(members)
+        } else {
+            self = .array(try container.decode([HARValue].self))
+        }
+    }
+
+    /// The value as `type`, or `nil` when it is of another JSON type; any other problem (a number
+    /// Foundation cannot represent, a lone surrogate) throws, with the value's path.
+    private static func attempt<Value: Decodable>(_ type: Value.Type, _ container: any SingleValueDecodingContainer)
+        throws -> Value?
+    {
+        do {
+            return try container.decode(type)
+        } catch DecodingError.typeMismatch {
+            return nil
+        } catch let error as DecodingError {
+            throw error
+        } catch {
+            let reason = "not a JSON value Foundation can represent: \(error)"
+            throw DecodingError.dataCorrupted(.init(codingPath: container.codingPath, debugDescription: reason))
+        }
+    }
+
+    /// Writes the value as JSON.
+    ///
+    /// - Throws: `EncodingError` for a number that is not finite.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let flag): try container.encode(flag)
+        case .number(let number): try container.encode(number)
+        case .string(let string): try container.encode(string)
+        case .array(let elements): try container.encode(elements)
+        case .object(let members): try container.encode(members)
+        }
     }
 }
