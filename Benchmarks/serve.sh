@@ -18,8 +18,11 @@
 # `require`s chalk 5, which is ESM-only. Its file server (`lib/core`, the part that serves files)
 # runs fine under Node's own `http` module with NODE_PATH=/usr/share/nodejs, which is what runs here.
 #
-# Files: 1 KiB and 64 KiB at 64 connections, 10 MiB at 8 connections; every (file, server) pair
-# once per round, rounds interleaved. Prints per pair the median requests/s, the median of the
+# Files: 1 KiB and 64 KiB at 64 connections, 10 MiB at 8 connections, asked with wrk's bare GET;
+# then a browser's request (Chromium's headers: Accept-Encoding gzip, deflate, br, zstd, Accept,
+# User-Agent, Sec-Fetch-*, Accept-Language) for a 1 KiB script (`app.js`: gzip on the fly; nginx with
+# `gzip on`, level 1, for JavaScript) and a 1 KiB image (`logo.png`), 64 connections. Every (row,
+# server) pair once per round, rounds interleaved. Prints per pair the median requests/s, the median of the
 # rounds' p99 latencies (wrk --latency), the ratio to nginx (open_file_cache off) and each round's
 # figure; then 10 MiB at 64 connections once against schemeserve and nginx, with each one's peak
 # RSS (VmHWM) after it. Needs: nginx, wrk, caddy, node-http-server, taskset.
@@ -49,11 +52,31 @@ chmod 755 "$WORK" "$WORK/site" # nginx's worker runs unprivileged
 head -c 1024 /dev/urandom | base64 -w0 | head -c 1024 >"$WORK/site/small.txt"
 head -c $((64 * 1024)) /dev/urandom | base64 -w0 | head -c $((64 * 1024)) >"$WORK/site/medium.txt"
 head -c $((10 * 1024 * 1024)) /dev/urandom >"$WORK/site/large.bin"
+# A script as scripts are (the sample app's own, 1 KiB of it) and an image (random bytes).
+head -c 1024 "$HERE/Samples/app/index.html" | tail -c +200 >"$WORK/site/app.js"
+head -c $((1024 - $(stat -c %s "$WORK/site/app.js"))) "$HERE/Samples/app/js/main.mjs" >>"$WORK/site/app.js"
+head -c 1024 /dev/urandom >"$WORK/site/logo.png"
 chmod 644 "$WORK/site/"*
-FILES=(small.txt medium.txt large.bin)
-declare -A SIZE=([small.txt]=1024 [medium.txt]=65536 [large.bin]=$((10 * 1024 * 1024)))
-declare -A CONNS=([small.txt]=64 [medium.txt]=64 [large.bin]=8)
-declare -A LABEL=([small.txt]="1 KiB" [medium.txt]="64 KiB" [large.bin]="10 MiB")
+# A row is a file and the request shape wrk sends for it.
+ROWS=(small.txt medium.txt large.bin app.js logo.png)
+declare -A FILE=([small.txt]=small.txt [medium.txt]=medium.txt [large.bin]=large.bin [app.js]=app.js [logo.png]=logo.png)
+declare -A SIZE=([small.txt]=1024 [medium.txt]=65536 [large.bin]=$((10 * 1024 * 1024)) [app.js]=1024 [logo.png]=1024)
+declare -A CONNS=([small.txt]=64 [medium.txt]=64 [large.bin]=8 [app.js]=64 [logo.png]=64)
+declare -A LABEL=([small.txt]="1 KiB" [medium.txt]="64 KiB" [large.bin]="10 MiB" [app.js]="JS 1K br" [logo.png]="PNG 1K br")
+declare -A SHAPE=([small.txt]=bare [medium.txt]=bare [large.bin]=bare [app.js]=script [logo.png]=image)
+# Chromium 156's headers for a script and an image of the same origin.
+BROWSER=(-H "Accept-Encoding: gzip, deflate, br, zstd" -H "Accept-Language: en-US,en;q=0.9"
+    -H "User-Agent: Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36"
+    -H "Sec-Fetch-Site: same-origin" -H "sec-ch-ua-platform: \"Linux\"" -H "sec-ch-ua-mobile: ?0")
+declare -A SHAPE_HEADERS
+SHAPE_HEADERS[script]="Accept: */*|Sec-Fetch-Mode: no-cors|Sec-Fetch-Dest: script"
+SHAPE_HEADERS[image]="Accept: image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8|Sec-Fetch-Mode: no-cors|Sec-Fetch-Dest: image"
+shape_args() { # shape -> wrk -H arguments, one per line
+    [[ "$1" == bare ]] && return
+    printf '%s\n' "${BROWSER[@]}"
+    local IFS='|'
+    for header in ${SHAPE_HEADERS[$1]}; do printf -- '-H\n%s\n' "$header"; done
+}
 
 echo "building schemeserve and nio-floor (release)…" >&2
 (cd "$HERE" && swift build -c release --product schemeserve >&2)
@@ -76,6 +99,10 @@ http {
   sendfile on;
   tcp_nopush on;
   keepalive_requests 1000000;
+  gzip on;
+  gzip_comp_level 1;
+  gzip_vary on;
+  gzip_types text/javascript application/javascript;
   $3
   server { listen 127.0.0.1:$2; root $WORK/site; }
 }
@@ -121,7 +148,7 @@ start() { # server
 
 for server in "${SERVERS[@]}"; do start "$server"; done
 for server in "${SERVERS[@]}"; do
-    for file in "${FILES[@]}"; do
+    for file in "${ROWS[@]}"; do
         status=""
         for _ in $(seq 100); do
             status="$(curl -s -o /dev/null -w '%{http_code}' -H 'Host: localhost' "http://127.0.0.1:${PORT[$server]}/$file" || true)"
@@ -136,8 +163,10 @@ for server in "${SERVERS[@]}"; do
 done
 
 # wrk on core 1: prints "requests/s p99-ms".
-measure() { # url connections
-    taskset -c 1 wrk -t1 -c"$2" -d"${DURATION}s" --latency -H "Host: localhost" "$1" | awk '
+measure() { # url connections [shape]
+    local extra=()
+    mapfile -t extra < <(shape_args "${3:-bare}")
+    taskset -c 1 wrk -t1 -c"$2" -d"${DURATION}s" --latency -H "Host: localhost" "${extra[@]}" "$1" | awk '
         /Requests\/sec/ { rps = $2 }
         $1 == "99%" { v = $2; unit = v; gsub(/[0-9.]/, "", unit); gsub(/[a-z]/, "", v)
                       p99 = (unit == "us") ? v / 1000 : (unit == "s") ? v * 1000 : (unit == "m") ? v * 60000 : v }
@@ -148,9 +177,9 @@ median() { tr ' ' '\n' | grep . | sort -g | awk '{a[NR]=$1} END {print (NR % 2) 
 declare -A RPS P99
 for round in $(seq "$ROUNDS"); do
     echo "round $round/$ROUNDS…" >&2
-    for file in "${FILES[@]}"; do
+    for file in "${ROWS[@]}"; do
         for server in "${SERVERS[@]}"; do
-            read -r rps p99 < <(measure "http://127.0.0.1:${PORT[$server]}/$file" "${CONNS[$file]}")
+            read -r rps p99 < <(measure "http://127.0.0.1:${PORT[$server]}/${FILE[$file]}" "${CONNS[$file]}" "${SHAPE[$file]}")
             RPS[$file.$server]+="$rps "
             P99[$file.$server]+="$p99 "
         done
@@ -159,16 +188,16 @@ done
 
 echo
 echo "One core per server (taskset -c 0, one worker/event loop), wrk -t1 on core 1, ${DURATION} s × $ROUNDS interleaved rounds; medians."
-printf '%-7s %-12s %5s %12s %10s %9s %9s   %s\n' file server conns "requests/s" "MiB/s" "p99 ms" "x nginx" "rounds (requests/s)"
+printf '%-9s %-12s %5s %12s %10s %9s %9s   %s\n' row server conns "requests/s" "MiB/s" "p99 ms" "x nginx" "rounds (requests/s)"
 declare -A MED
-for file in "${FILES[@]}"; do
+for file in "${ROWS[@]}"; do
     for server in "${SERVERS[@]}"; do
         MED[$file.$server]="$(echo "${RPS[$file.$server]}" | median)"
     done
     for server in "${SERVERS[@]}"; do
         ratio="-"
         [[ -n "${MED[$file.nginx]:-}" ]] && ratio="$(printf '%.2f' "$(echo "${MED[$file.$server]} / ${MED[$file.nginx]}" | bc -l)")"
-        printf '%-7s %-12s %5s %12.0f %10.1f %9.2f %9s   %s\n' "${LABEL[$file]}" "$server" "${CONNS[$file]}" \
+        printf '%-9s %-12s %5s %12.0f %10.1f %9.2f %9s   %s\n' "${LABEL[$file]}" "$server" "${CONNS[$file]}" \
             "${MED[$file.$server]}" "$(echo "${MED[$file.$server]} * ${SIZE[$file]} / 1048576" | bc -l)" \
             "$(echo "${P99[$file.$server]}" | median)" "$ratio" "${RPS[$file.$server]}"
     done

@@ -18,6 +18,12 @@
     /// `ByteBuffer`, lent as a ``ByteBufferBody`` and recognised by that type when it comes back, so
     /// the same memory goes to the socket — and it takes file regions (sent with `sendfile`) when the
     /// response's ``ResponsePlan`` needs no bytes (no gzip, no script injection).
+    ///
+    /// The plan's body transforms run here, on the handler's thread, chunk by chunk as it writes:
+    /// gzip (one zlib stream per response, at the fastest level) and the live-reload script (an HTML
+    /// page is held until its end, then the script goes in before `</body>`). The event loop only
+    /// sends bytes, so a large compressible file never costs it more than a write, and what is
+    /// buffered (and so what the handler waits on) is what goes on the wire.
     final class ResponseBridge: SchemeTaskSink, SchemeBodyAllocator {
         /// A body chunk on its way to the channel.
         enum Chunk: Sendable {
@@ -63,6 +69,18 @@
             var consumerGone = false
         }
 
+        /// The body transforms of the plan, used only by the producer (the task's writes arrive one
+        /// at a time, in order, under the task's lock).
+        private final class Transform: @unchecked Sendable {
+            var gzip: GzipStream?
+            var script: Data?
+            var html = Data()
+            /// Nothing is written after a failed compression: the response is cut short.
+            var failed = false
+        }
+
+        private let transform = Transform()
+
         /// Bytes buffered before the handler is made to wait. File regions count as nothing: they
         /// are not memory.
         let highWaterMark: Int
@@ -88,7 +106,18 @@
         // MARK: SchemeTaskSink (called under the task's lock: never blocks)
 
         func receive(_ response: SchemeResponse) {
-            let plan = planner(response)
+            var plan = planner(response)
+            if plan.transforms.gzip {
+                if let stream = try? GzipStream() {
+                    transform.gzip = stream
+                } else {
+                    // No zlib stream: the identity body, as the head then says.
+                    plan.transforms.gzip = false
+                    plan.fields[.contentEncoding] = nil
+                    plan.fields[.eTag] = plan.fields[.eTag].map { $0.hasPrefix("W/") ? String($0.dropFirst(2)) : $0 }
+                }
+            }
+            transform.script = plan.transforms.injectScript
             update { state in
                 state.plan = plan
                 state.start = .head(response, plan)
@@ -96,6 +125,13 @@
         }
 
         func receive(_ body: SchemeBody) {
+            if transform.script != nil {
+                transform.html.append(body.data)
+                return
+            }
+            if transform.gzip != nil {
+                return enqueue(compressed(body.data, finish: false))
+            }
             let chunk: Chunk
             if let region = body.fileRegion {
                 chunk = .region(region)
@@ -104,14 +140,45 @@
             } else {
                 chunk = .bytes(body.withUnsafeBytes { Self.allocator.buffer(bytes: $0) })
             }
+            enqueue([chunk])
+        }
+
+        /// `data` through the response's zlib stream (and its end, with `finish`).
+        private func compressed(_ data: Data, finish: Bool) -> [Chunk] {
+            guard let gzip = transform.gzip, !transform.failed else { return [] }
+            guard let buffers = try? gzip.compress(data, finish: finish) else {
+                transform.failed = true
+                return []
+            }
+            return buffers.map { .bytes($0) }
+        }
+
+        private func enqueue(_ chunks: [Chunk]) {
+            guard !chunks.isEmpty else { return }
             update { state in
                 guard !state.consumerGone else { return }
-                state.chunks.append(chunk)
-                if case .bytes(let buffer) = chunk { state.buffered += buffer.readableBytes }
+                for chunk in chunks {
+                    state.chunks.append(chunk)
+                    if case .bytes(let buffer) = chunk { state.buffered += buffer.readableBytes }
+                }
             }
         }
 
-        func finish() { end(.finished) }
+        func finish() {
+            if let script = transform.script {
+                transform.script = nil
+                let page = ResponseTransforms.inject(script, into: transform.html)
+                transform.html = Data()
+                if transform.gzip != nil {
+                    enqueue(compressed(page, finish: false))
+                } else if !page.isEmpty {
+                    enqueue([.bytes(Self.allocator.buffer(bytes: page))])
+                }
+            }
+            if transform.gzip != nil { enqueue(compressed(Data(), finish: true)) }
+            // A failed compression cut the body short: the client must not take it as complete.
+            end(transform.failed ? .failed(ResponseTransformError()) : .finished)
+        }
 
         func fail(_ error: any Error) { end(.failed(error)) }
 
@@ -232,5 +299,10 @@
             }
             producer?.resume()
         }
+    }
+
+    /// The on-the-fly compression of a streamed body failed midway.
+    struct ResponseTransformError: Error, CustomStringConvertible {
+        var description: String { "the response body could not be compressed" }
     }
 #endif

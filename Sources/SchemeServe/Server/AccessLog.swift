@@ -1,7 +1,9 @@
 // Built with the package trait `Server` (on by default); without it the module is empty.
 #if Server
+    import Foundation
     public import HTTPTypes
     public import Logging
+    import SchemeKit
 
     /// One line per request through swift-log: method, path, status, bytes, milliseconds and the
     /// handler that answered (``SchemeKit/SchemeTask/respondingHandler``, or `guard` for requests the
@@ -9,16 +11,64 @@
     ///
     /// The message is `GET /a.js 200 1234B 0.42ms files`; the same values are attached as metadata
     /// (`method`, `path`, `status`, `bytes`, `ms`, `handler`) for structured (JSON) log handlers.
-    public struct AccessLog: Sendable {
+    ///
+    /// ``record(method:target:status:bytes:started:handler:aborted:)`` never blocks and never
+    /// formats: it is called on the event loop for every request, so it only appends the values to
+    /// a bounded queue (``capacity`` records). A thread of the log's own turns them into log events
+    /// and hands them to the logger, whose handler may block on a slow standard error without
+    /// slowing a single response. When the queue is full (standard error blocked for long), records
+    /// are dropped and counted (``droppedCount``); the next line logged says how many were lost.
+    public final class AccessLog: Sendable {
         /// The logger the lines go to, at `.info`.
         public let logger: Logger
+        /// The most records waiting for the log's thread; more are dropped. Default: 16,384.
+        public let capacity: Int
 
-        /// Creates an access log writing to `logger`.
-        public init(logger: Logger) {
-            self.logger = logger
+        private struct Record {
+            var method: HTTPRequest.Method
+            var target: String
+            var status: Int
+            var bytes: Int
+            var milliseconds: Double
+            var handler: String
+            var aborted: Bool
         }
 
-        /// Records one request.
+        private struct Queue {
+            var records: [Record] = []
+            var dropped = 0
+            var droppedTotal = 0
+            var writing = false
+            var stopped = false
+        }
+
+        /// Appended to on the event loops without waking anyone: the log's thread looks every
+        /// ``pollInterval`` (a wake-up per request would cost the loop a system call).
+        private let queue = Locked(Queue())
+        /// How often the log's thread looks for records.
+        static let pollInterval: Duration = .milliseconds(10)
+        private let enabled: Bool
+
+        /// Creates an access log writing to `logger` from a thread of its own.
+        ///
+        /// - Parameters:
+        ///   - logger: Where lines go, at `.info`; nothing is recorded when its level is above `.info`.
+        ///   - capacity: The most records waiting to be written. Default: 16,384.
+        public init(logger: Logger, capacity: Int = 16_384) {
+            self.logger = logger
+            self.capacity = max(1, capacity)
+            self.enabled = logger.logLevel <= .info
+            guard enabled else { return }
+            let thread = Thread { [queue, logger] in Self.write(queue, to: logger) }
+            thread.name = "schemeserve access log"
+            thread.start()
+        }
+
+        deinit {
+            queue.withLock { $0.stopped = true }
+        }
+
+        /// Records one request; returns at once (see the type's discussion).
         public func record(
             method: HTTPRequest.Method,
             target: String,
@@ -28,19 +78,71 @@
             handler: String,
             aborted: Bool = false
         ) {
-            guard logger.logLevel <= .info else { return }
+            guard enabled else { return }
             let elapsed = ContinuousClock.now - started
-            let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-            let rounded = (ms * 100).rounded() / 100
+            let record = Record(
+                method: method, target: target, status: status, bytes: bytes,
+                milliseconds: Double(elapsed.components.seconds) * 1000
+                    + Double(elapsed.components.attoseconds) / 1e15,
+                handler: handler, aborted: aborted)
+            queue.withLock { queue in
+                guard queue.records.count < capacity else {
+                    queue.dropped += 1
+                    queue.droppedTotal += 1
+                    return
+                }
+                queue.records.append(record)
+            }
+        }
+
+        /// Records dropped so far because the queue was full.
+        public var droppedCount: Int { queue.withLock { $0.droppedTotal } }
+
+        /// Returns once every record made before the call has been handed to the logger (or the
+        /// log was stopped). For tests and shutdown.
+        public func flush() {
+            guard enabled else { return }
+            while !queue.withLock({ $0.records.isEmpty && $0.dropped == 0 && !$0.writing || $0.stopped }) {
+                usleep(1000)
+            }
+        }
+
+        /// The log's thread: takes what is queued, logs it, and looks again a moment later.
+        private static func write(_ queue: Locked<Queue>, to logger: Logger) {
+            let pause = UInt32(pollInterval.components.attoseconds / 1_000_000_000_000)
+            while true {
+                let (records, dropped, stopped) = queue.withLock { queue -> ([Record], Int, Bool) in
+                    queue.writing = !queue.records.isEmpty || queue.dropped > 0
+                    defer {
+                        queue.records.removeAll(keepingCapacity: true)
+                        queue.dropped = 0
+                    }
+                    return (queue.records, queue.dropped, queue.stopped)
+                }
+                if dropped > 0 {
+                    logger.warning("access log: \(dropped) lines dropped (standard error was not keeping up)")
+                }
+                for record in records { log(record, to: logger) }
+                queue.withLock { $0.writing = false }
+                if records.isEmpty, dropped == 0 {
+                    if stopped { return }
+                    usleep(pause)
+                }
+            }
+        }
+
+        private static func log(_ record: Record, to logger: Logger) {
+            let rounded = (record.milliseconds * 100).rounded() / 100
+            let method = record.method.rawValue
             logger.info(
-                "\(method.rawValue) \(target) \(status) \(bytes)B \(rounded)ms \(handler)\(aborted ? " aborted" : "")",
+                "\(method) \(record.target) \(record.status) \(record.bytes)B \(rounded)ms \(record.handler)\(record.aborted ? " aborted" : "")",
                 metadata: [
-                    "method": "\(method.rawValue)",
-                    "path": "\(target)",
-                    "status": "\(status)",
-                    "bytes": "\(bytes)",
+                    "method": "\(method)",
+                    "path": "\(record.target)",
+                    "status": "\(record.status)",
+                    "bytes": "\(record.bytes)",
                     "ms": "\(rounded)",
-                    "handler": "\(handler)",
+                    "handler": "\(record.handler)",
                 ]
             )
         }

@@ -51,9 +51,6 @@
             let started: ContinuousClock.Instant?
             var status = 0
             var sent = 0
-            var gzip: GzipStream?
-            var pendingHTML: Data?
-            var script: Data?
 
             init(
                 task: SchemeTask, bridge: ResponseBridge, request: HTTPRequest, target: String, version: HTTPVersion,
@@ -299,17 +296,30 @@
 
         // MARK: Streaming
 
+        /// The most body bytes one ``drain()`` sends before it lets the loop's other connections run
+        /// (it goes on in a later turn of the loop).
+        static let drainBudget = 1 << 20
+
         /// Sends what the bridge has while the channel is writable; called when the bridge wakes the
-        /// loop and when the channel becomes writable again.
+        /// loop and when the channel becomes writable again. One call sends at most
+        /// ``drainBudget`` bytes: a producer that keeps the bridge full (a file read as fast as a
+        /// fast socket takes it) must not keep the loop from its other connections.
         private func drain() {
             guard let context, let streaming else { return }
             var wrote = false
+            var budget = Self.drainBudget
             while context.channel.isWritable {
+                guard budget > 0 else {
+                    context.flush()
+                    let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+                    context.eventLoop.execute { handler.value.drain() }
+                    return
+                }
                 let batch = streaming.bridge.take()
                 if batch.isEmpty { break }
                 wrote = true
                 if let start = batch.start, !begin(streaming, start, context: context) { return }
-                for chunk in batch.chunks { send(chunk, of: streaming, context: context) }
+                for chunk in batch.chunks { budget -= send(chunk, of: streaming, context: context) }
                 if let end = batch.end {
                     complete(streaming, end, context: context)
                     return
@@ -340,11 +350,6 @@
                 }
                 return false
             case .head(_, let plan):
-                if plan.transforms.gzip { streaming.gzip = try? GzipStream() }
-                if let script = plan.transforms.injectScript {
-                    streaming.script = script
-                    streaming.pendingHTML = Data()
-                }
                 // Without a length, an HTTP/1.0 body ends with the connection.
                 if plan.fields[.contentLength] == nil, streaming.version.minor == 0 { streaming.keepAlive = false }
                 streaming.status = plan.status.code
@@ -353,20 +358,21 @@
             }
         }
 
-        private func send(_ chunk: ResponseBridge.Chunk, of streaming: Streaming, context: ChannelHandlerContext) {
-            guard streaming.request.method != .head else { return }
+        /// Sends one chunk of a streamed body (its transforms were applied by the bridge); returns
+        /// the bytes it put on the wire.
+        private func send(_ chunk: ResponseBridge.Chunk, of streaming: Streaming, context: ChannelHandlerContext)
+            -> Int
+        {
+            guard streaming.request.method != .head else { return 0 }
             switch chunk {
-            case .region(let region) where streaming.gzip == nil && streaming.pendingHTML == nil:
+            case .region(let region):
                 writeRegion(region, context: context)
                 streaming.sent += region.count
-            case .region(let region):
-                // Never expected (the bridge refuses regions when a transform needs bytes).
-                transform(Data((try? region.read()) ?? Data()), of: streaming, context: context)
-            case .bytes(let buffer) where streaming.gzip == nil && streaming.pendingHTML == nil:
+                return region.count
+            case .bytes(let buffer):
                 context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
                 streaming.sent += buffer.readableBytes
-            case .bytes(let buffer):
-                transform(Data(buffer.readableBytesView), of: streaming, context: context)
+                return buffer.readableBytes
             }
         }
 
@@ -402,48 +408,10 @@
             #endif
         }
 
-        /// Gzips or holds back (for script injection) bytes of a body that is transformed.
-        private func transform(_ data: Data, of streaming: Streaming, context: ChannelHandlerContext) {
-            if streaming.pendingHTML != nil {
-                streaming.pendingHTML?.append(data)
-                return
-            }
-            writeTransformed(data, finish: false, of: streaming, context: context)
-        }
-
-        private func writeTransformed(
-            _ data: Data, finish: Bool, of streaming: Streaming, context: ChannelHandlerContext
-        ) {
-            guard let gzip = streaming.gzip else {
-                if !data.isEmpty {
-                    context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: data)))), promise: nil)
-                    streaming.sent += data.count
-                }
-                return
-            }
-            guard let buffers = try? gzip.compress(data, finish: finish) else {
-                streaming.keepAlive = false
-                return
-            }
-            for buffer in buffers {
-                streaming.sent += buffer.readableBytes
-                context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
-            }
-        }
-
         private func complete(_ streaming: Streaming, _ end: ResponseBridge.End, context: ChannelHandlerContext) {
             self.streaming = nil
             switch end {
             case .finished:
-                if streaming.request.method != .head {
-                    if let html = streaming.pendingHTML, let script = streaming.script {
-                        streaming.pendingHTML = nil
-                        writeTransformed(
-                            ResponseTransforms.inject(script, into: html), finish: false, of: streaming,
-                            context: context)
-                    }
-                    if streaming.gzip != nil { writeTransformed(Data(), finish: true, of: streaming, context: context) }
-                }
                 writeEnd(keepAlive: streaming.keepAlive, context: context) { [self] in
                     log(streaming, status: streaming.status, bytes: streaming.sent, aborted: false)
                 }

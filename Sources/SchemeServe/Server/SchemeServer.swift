@@ -109,6 +109,8 @@
             groupConfiguration.maximumGracefulShutdownDuration = configuration.shutdownGracePeriod
             groupConfiguration.maximumCancellationDuration = Duration.seconds(5)
             let bind = configuration.bindAddress
+            // Every request's line is out before `run` returns (the log writes from a thread of its own).
+            defer { accessLog?.flush() }
             do {
                 try await ServiceGroup(configuration: groupConfiguration).run()
             } catch let error as IOError {
