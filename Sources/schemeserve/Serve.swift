@@ -90,7 +90,7 @@
         @Option(
             name: .customLong("header"),
             help: ArgumentHelp(
-                "Set a response header on paths matching a glob (repeatable): 'PATTERN: Name: value', such as '/**: Cross-Origin-Opener-Policy: same-origin' or '/*.js: Cache-Control: max-age=60'; an empty value removes the header.",
+                "Set a response header on paths matching a glob (repeatable): 'PATTERN: Name: value', such as '/**: Cross-Origin-Opener-Policy: same-origin' or '/*.js: Cache-Control: max-age=60'; an empty value removes the header. Applies to every response after the server's own fields, so it can also set or remove X-Content-Type-Options, Cross-Origin-Resource-Policy, the CORS fields or Vary; Content-Length, Transfer-Encoding, Content-Encoding, Content-Range, Connection, Keep-Alive, Upgrade, TE, Trailer and Date are refused. Patterns match the normalised path (//x is /x).",
                 valueName: "rule"))
         var headers: [String] = []
 
@@ -116,6 +116,17 @@
             name: .customLong("event-loops"),
             help: "How many threads accept and answer connections. Default: one per core.")
         var eventLoops: Int?
+
+        @Option(
+            name: .customLong("header-timeout"),
+            help: "Close a connection that has not sent a complete request head this many seconds after opening.")
+        var headerTimeout: Double = 30
+
+        @Option(
+            name: .customLong("idle-timeout"),
+            help:
+                "Close a keep-alive connection that has not sent the next complete request head this many seconds after a response.")
+        var idleTimeout: Double = 30
 
         func validate() throws {
             switch (directory, store) {
@@ -172,6 +183,10 @@
                 throw ValidationError("invalid --cors '\(origin)': give an exact origin such as https://app.example")
             }
             _ = try headerRules()
+            for (name, value) in [("--header-timeout", headerTimeout), ("--idle-timeout", idleTimeout)]
+            where !(value > 0 && value <= 86_400) {
+                throw ValidationError("\(name) must be a number of seconds above 0 (and at most a day)")
+            }
         }
 
         /// The `--header` rules, parsed.
@@ -179,13 +194,20 @@
         /// - Throws: `ValidationError` naming the first rule that does not parse and why.
         func headerRules() throws -> [HeaderRule] {
             try headers.map { text in
+                let rule: HeaderRule
                 do throws(HeaderRuleSyntaxError) {
-                    return try HeaderRule(parsing: text)
+                    rule = try HeaderRule(parsing: text)
                 } catch {
                     throw ValidationError(
                         "invalid --header '\(text)': \(error.description); give 'PATTERN: Name: value' such as '/**: Cross-Origin-Opener-Policy: same-origin'"
                     )
                 }
+                guard !ServeConfiguration.serverOwnedFields.contains(rule.name) else {
+                    throw ValidationError(
+                        "invalid --header '\(text)': \(rule.name) is set by the server from the message itself and cannot be changed"
+                    )
+                }
+                return rule
             }
         }
 
@@ -229,6 +251,8 @@
             configuration.gzip = !noGzip
             configuration.eventLoopCount = eventLoops
             configuration.headerRules = try headerRules()
+            configuration.headTimeout = .milliseconds(Int64(headerTimeout * 1000))
+            configuration.idleTimeout = .milliseconds(Int64(idleTimeout * 1000))
 
             let urlHost = bind.contains(":") ? "[\(bind)]" : bind
             let listeningPort = Locked(0)

@@ -56,5 +56,53 @@
             try await Task.sleep(for: .milliseconds(200))
             #expect(changes.value == afterStop)
         }
+
+        /// The threads of this process whose kernel name starts with `prefix`.
+        static func threads(named prefix: String) -> Int {
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+            return tasks.filter { task in
+                // procfs files say they are empty: read to the end, not by size.
+                guard let handle = FileHandle(forReadingAtPath: "/proc/self/task/\(task)/comm") else { return false }
+                defer { try? handle.close() }
+                let name = String(decoding: (try? handle.readToEnd()) ?? Data(), as: UTF8.self)
+                return name.hasPrefix(prefix)
+            }.count
+        }
+
+        /// `stop()` wakes the watcher's thread and returns once it has ended (before, it closed the
+        /// inotify descriptor under the thread's blocked `poll`, which on Linux does not wake it: the
+        /// thread stayed blocked, on a descriptor number the process could reuse).
+        @Test func stopEndsTheThreadBeforeItReturns() async throws {
+            let root = try Fixtures.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: root) }
+            try Fixtures.write("v1", "index.html", in: root)
+            let watchers = (0..<3).map { _ in
+                DirectoryWatcher(root: root, settle: .milliseconds(20), threadName: "watch-stop-test")
+            }
+            for watcher in watchers { #expect(watcher.start {}) }
+            try await Self.waitUntil { Self.threads(named: "watch-stop-test") == 3 }
+            #expect(Self.threads(named: "watch-stop-test") == 3)
+            for watcher in watchers { watcher.stop() }
+            #expect(Self.threads(named: "watch-stop-test") == 0, "every watcher thread ended when stop() returned")
+            watchers[0].stop()  // again: returns at once
+        }
+
+        /// `stop()` from inside `onChange`, on the watcher's own thread, returns (it cannot wait for
+        /// itself) and the thread ends after the callback.
+        @Test func stopFromTheCallbackReturns() async throws {
+            let root = try Fixtures.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: root) }
+            let changes = Counter()
+            let watcher = DirectoryWatcher(root: root, settle: .milliseconds(20), threadName: "watch-self-stop")
+            let started = watcher.start { [watcher] in
+                watcher.stop()
+                changes.add()
+            }
+            #expect(started)
+            try Fixtures.write("x", "a.txt", in: root)
+            try await Self.waitUntil { changes.value == 1 && Self.threads(named: "watch-self-stop") == 0 }
+            #expect(changes.value == 1)
+            #expect(Self.threads(named: "watch-self-stop") == 0)
+        }
     }
 #endif

@@ -28,6 +28,42 @@
             #expect(requestGuard.isAllowed(host: host) == allowed)
         }
 
+        /// Strict `Host` (RFC 9112 §3.2): the attack cases a black-box run found, each a 400; a
+        /// well-formed host that is not allowed stays a 403.
+        @Test(
+            arguments: [
+                // Host values, target, status (nil: allowed)
+                (["localhost:8080"], "/", nil),
+                (["127.0.0.1"], "/x?y", nil),
+                (["[::1]:8080"], "/", nil),
+                (["LOCALHOST"], "/", nil),
+                (["localhost:8080"], "http://localhost:8080/a", nil),
+                (["localhost"], "HTTP://LocalHost/a?b", nil),
+                ([], "/", 400),
+                (["localhost", "evil.example"], "/", 400),
+                (["localhost", "localhost"], "/", 400),
+                (["evil.example"], "/", 403),
+                (["[::1].evil.example"], "/", 400),
+                (["localhost:8080@evil"], "/", 400),
+                (["localhost:8080/evil"], "/", 400),
+                (["localhost:8080, evil"], "/", 400),
+                (["localhost evil"], "/", 400),
+                (["localhost:"], "/", 400),
+                (["localhost:80a"], "/", 400),
+                ([":8080"], "/", 400),
+                (["[::1"], "/", 400),
+                (["local%68ost"], "/", 400),
+                (["localhost:8080"], "http://evil.example/a", 400),
+                (["localhost:8080"], "http://localhost:9090/a", 400),
+                (["localhost:8080"], "ftp://localhost:8080/a", 400),
+                (["localhost:8080"], "http://localhost:8080", 400),
+                (["evil.example"], "http://evil.example/a", 403),
+            ] as [([String], String, Int?)])
+        func strictHost(values: [String], target: String, status: Int?) {
+            let rejection = RequestGuard().checkHost(values: values, target: target)
+            #expect(rejection?.status.code == status, "Host \(values), target \(target)")
+        }
+
         @Test func headerValuesWithLineBreaksAreDropped() {
             var fields = HTTPFields()
             fields[.contentType] = "text/plain"

@@ -2,8 +2,9 @@
 #if Server
     import Foundation
     import SchemeKit
-    import SchemeServe
     import Testing
+
+    @testable import SchemeServe
 
     /// `--header 'PATTERN: Name: value'`: headers a host cannot otherwise set, by path, through the
     /// public configuration and over real HTTP.
@@ -50,6 +51,68 @@
             #expect(page.header("Cache-Control") == "no-cache")
             let module = try RawHTTP.request(port: server.port, "/js/main.mjs")
             #expect(module.header("Cache-Control") == "max-age=3600")
+        }
+
+        /// Rules decide on the path the file handler serves: `//index.html`, `/sub//file.txt` and a
+        /// percent-encoded spelling get the rule's headers like the plain path (they did not).
+        @Test func everySpellingOfAPathGetsItsRules() async throws {
+            let rules = try [
+                "/index.html: Content-Security-Policy: default-src 'self'",
+                "/sub/**: X-Frame-Options: DENY",
+            ].map { try HeaderRule(parsing: $0) }
+            try await TestServer.with(
+                configure: { $0.headerRules = rules },
+                site: { root in
+                    try Fixtures.standardSite(root)
+                    try Fixtures.write("in sub", "sub/file.txt", in: root)
+                }
+            ) { server in
+                for target in ["/index.html", "//index.html", "/%69ndex.html"] {
+                    let page = try await RawHTTP.fetch(port: server.port, target)
+                    #expect(page.status == 200, "\(target)")
+                    #expect(page.header("Content-Security-Policy") == "default-src 'self'", "\(target)")
+                }
+                for target in ["/sub/file.txt", "/sub//file.txt", "//sub/file.txt", "/s%75b/file.txt"] {
+                    let file = try await RawHTTP.fetch(port: server.port, target)
+                    #expect(file.status == 200 && file.body == Data("in sub".utf8), "\(target)")
+                    #expect(file.header("X-Frame-Options") == "DENY", "\(target)")
+                }
+            }
+        }
+
+        /// A rule can set or remove the server's own fields, on its own answers too (a guard 403).
+        @Test func aRuleOverridesOrRemovesTheServersOwnFields() async throws {
+            let rules = try [
+                "/**: X-Content-Type-Options:",
+                "/**: Cross-Origin-Resource-Policy: cross-origin",
+                "/*.js: Vary:",
+            ].map { try HeaderRule(parsing: $0) }
+            try await TestServer.with(configure: { $0.headerRules = rules }) { server in
+                let page = try await RawHTTP.fetch(port: server.port, "/index.html")
+                #expect(page.header("X-Content-Type-Options") == nil)
+                #expect(page.header("Cross-Origin-Resource-Policy") == "cross-origin")
+                let script = try await RawHTTP.fetch(
+                    port: server.port, "/b.js", headers: ["Accept-Encoding": "gzip"])
+                #expect(script.header("Vary") == nil)
+                let refused = try await RawHTTP.fetch(port: server.port, "/index.html", host: "evil.example")
+                #expect(refused.status == 403)
+                #expect(refused.header("Cross-Origin-Resource-Policy") == "cross-origin")
+                #expect(refused.header("X-Content-Type-Options") == nil)
+            }
+        }
+
+        /// A rule for a field that frames the message is refused when the server is made, and by
+        /// the command line with one line and exit 64.
+        @Test func aRuleForAFieldTheServerOwnsIsRefused() throws {
+            for rule in ["/**: Content-Length: 5", "/**: Transfer-Encoding: chunked", "/**: Date:"] {
+                var configuration = ServeConfiguration(root: URL(filePath: "/tmp"))
+                configuration.headerRules = [try HeaderRule(parsing: rule)]
+                #expect(throws: ServeError.self) { try configuration.validateHeaderRules() }
+                let (status, _, stderr) = try ServeProcess.runToEnd([ServeProcessTests.sampleApp, "--header", rule])
+                #expect(status == 64, "\(rule)")
+                let lines = stderr.split(separator: "\n").filter { $0.contains("error") }
+                #expect(lines.count == 1 && lines[0].contains("cannot be changed"), "\(stderr)")
+            }
         }
     }
 #endif

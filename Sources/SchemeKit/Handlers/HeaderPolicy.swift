@@ -42,7 +42,7 @@ public struct HeaderPolicy: Sendable, Hashable {
     }
 
     /// Applies `rules` (already chosen for a path) to `fields`; see ``apply(to:path:)``.
-    static func apply(_ rules: [HeaderRule], to fields: inout HTTPFields) -> Bool {
+    package static func apply(_ rules: [HeaderRule], to fields: inout HTTPFields) -> Bool {
         var contentTypeChanged = false
         for rule in rules where rule.name != .contentLength && rule.name != .transferEncoding {
             fields[rule.name] = rule.value

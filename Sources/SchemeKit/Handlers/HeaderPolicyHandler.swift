@@ -2,7 +2,9 @@ public import HTTPTypes
 
 /// Wraps a handler and sets or removes its response headers by path, as a ``HeaderPolicy`` says.
 ///
-/// The policy's rules for the request's path are chosen once per request; the wrapped handler's
+/// The policy's rules for the request's path are chosen once per request, on the path the file
+/// handler serves (``SchemeRequest``'s normalised path: `//x` and `/%78` are `/x`, so no spelling
+/// of a path escapes its rules); the wrapped handler's
 /// head is rewritten on its way to the engine and every other call (body, finish, failure, the
 /// engine's body memory) is forwarded untouched. When a rule changes `Content-Type`, the head's
 /// ``SchemeResponse/mimeType`` and ``SchemeResponse/textEncodingName`` follow it. A request no
@@ -39,7 +41,7 @@ public struct HeaderPolicyHandler<Wrapped: SchemeHandler>: SchemeImmediateHandle
     /// Calls the wrapped handler with a writer that applies the rules for the request's path.
     public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome
     {
-        let rules = policy.rules(for: request.path)
+        let rules = policy.rules(for: request.normalizedPath)
         guard !rules.isEmpty else { return try await wrapped.handle(request, writer: writer) }
         return try await wrapped.handle(request, writer: HeaderPolicyWriter(base: writer, rules: rules))
     }
@@ -50,8 +52,12 @@ public struct HeaderPolicyHandler<Wrapped: SchemeHandler>: SchemeImmediateHandle
         guard let immediate else { return .deferred }
         let answer = immediate.immediateAnswer(to: request)
         guard case .response(var response) = answer else { return answer }
-        let rules = policy.rules(for: request.path)
-        if !rules.isEmpty { response.head = HeaderPolicy.rewrite(response.head, rules) }
+        let rules = policy.rules(for: request.normalizedPath)
+        if !rules.isEmpty {
+            response.head = HeaderPolicy.rewrite(response.head, rules)
+            // The rules depend on the path, not only on the representation the id names.
+            response.representationID = nil
+        }
         return .response(response)
     }
 }

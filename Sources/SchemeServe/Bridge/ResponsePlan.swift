@@ -26,19 +26,56 @@
     }
 
     /// Makes ``ResponsePlan``s for one server configuration. Pure and thread-safe.
+    ///
+    /// The `--header` rules (``ServeConfiguration/headerRules``) are applied last, to every
+    /// response, the server's own answers included, on the request's normalised path (the path
+    /// the file handler serves: `//index.html` is `/index.html`), so a rule can set or remove
+    /// any field the server adds (`X-Content-Type-Options`, `Cross-Origin-Resource-Policy`, CORS,
+    /// `Vary`), and no spelling of a path escapes its rules.
     struct ResponsePlanner: Sendable {
         let corsOrigins: Set<String>
         let gzip: Bool
         let liveReloadScript: Data?
+        let headerRules: [HeaderRule]
+
+        /// The rules that apply to one request, and a key naming that set (which rules, by index:
+        /// two requests with equal keys get equal fields from the rules), or `nil` past 64 rules.
+        struct Rules: Sendable {
+            var list: [HeaderRule] = []
+            var key: UInt64? = 0
+
+            static let none = Rules()
+        }
 
         init(configuration: ServeConfiguration) {
             corsOrigins = Set(configuration.corsOrigins)
             gzip = configuration.gzip
             liveReloadScript = configuration.watch ? Data(LiveReload.script.utf8) : nil
+            headerRules = configuration.headerRules
+        }
+
+        /// The rules for a request target (`/a/b.js?x`), matched on its normalised path.
+        func rules(forTarget target: String) -> Rules {
+            guard !headerRules.isEmpty else { return .none }
+            let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            let normalised = SchemeRequest.normalize(path: String(path))
+            var rules = Rules()
+            for (index, rule) in headerRules.enumerated() where rule.pattern.matches(normalised) {
+                rules.list.append(rule)
+                rules.key = index < 64 ? rules.key.map { $0 | (1 << UInt64(index)) } : nil
+            }
+            return rules
         }
 
         /// The plan for `response` to `request`.
-        func plan(_ response: SchemeResponse, for request: HTTPRequest) -> ResponsePlan {
+        func plan(_ response: SchemeResponse, for request: HTTPRequest, rules: Rules) -> ResponsePlan {
+            var plan = plan(response, for: request)
+            if !rules.list.isEmpty { _ = HeaderPolicy.apply(rules.list, to: &plan.fields) }
+            return plan
+        }
+
+        /// The plan for `response` to `request`, before the `--header` rules.
+        private func plan(_ response: SchemeResponse, for request: HTTPRequest) -> ResponsePlan {
             var fields = response.headerFields
             ResponseTransforms.sanitise(&fields)
             addSecurityHeaders(&fields, request: request)
@@ -74,14 +111,15 @@
         }
 
         /// A short plain-text answer of the server's own (400, 403, 500, 502), with the security
-        /// headers.
-        func plain(_ status: HTTPResponse.Status, _ message: String, for request: HTTPRequest?) -> (
-            ResponsePlan, Data
-        ) {
+        /// headers and the `--header` rules.
+        func plain(
+            _ status: HTTPResponse.Status, _ message: String, for request: HTTPRequest?, rules: Rules = .none
+        ) -> (ResponsePlan, Data) {
             var fields = HTTPFields()
             fields[.contentType] = "text/plain; charset=utf-8"
             fields[.contentLength] = String(message.utf8.count)
             addSecurityHeaders(&fields, request: request)
+            if !rules.list.isEmpty { _ = HeaderPolicy.apply(rules.list, to: &fields) }
             let body = request?.method == .head ? Data() : Data(message.utf8)
             return (ResponsePlan(status: status, fields: fields, transforms: ResponseTransforms()), body)
         }

@@ -1,6 +1,7 @@
 // Built with the package trait `Server` (on by default); without it the module is empty.
 #if Server
     public import Foundation
+    public import HTTPTypes
     public import SchemeKit
 
     /// Everything `schemeserve` needs to serve a directory through a scheme: what to serve, where
@@ -63,6 +64,13 @@
         public var gzip: Bool
         /// How long in-flight responses may run after a shutdown signal. Default: 10 s.
         public var shutdownGracePeriod: Duration
+        /// How long a new connection has to send a complete request head before it is closed
+        /// (nginx's `client_header_timeout`). Default: 30 s.
+        public var headTimeout: Duration
+        /// How long a keep-alive connection may wait between the end of a response and the complete
+        /// head of the next request before it is closed (nginx's `keepalive_timeout`; a client
+        /// dripping a head byte by byte is closed too). Default: 30 s.
+        public var idleTimeout: Duration
         /// Files up to this size have their bytes kept in the file handler's in-memory body cache
         /// (keyed by device, inode, size and modification time of the opened file, after
         /// preconditions and ranges are evaluated); `0` disables it. Default: 64 KiB.
@@ -73,9 +81,13 @@
         /// core (SwiftNIO's shared group). Default: `nil`.
         public var eventLoopCount: Int?
         /// Response headers set or removed by path (`--header 'PATTERN: Name: value'`), applied in
-        /// order to every response the handler chain writes (a later rule for the same field wins).
-        /// The server's own security headers (`Cross-Origin-Resource-Policy`, `nosniff`, CORS) are
-        /// set after them. Default: none.
+        /// order (a later rule for the same field wins) to every response, the server's own answers
+        /// (400, 403, 404, 502) included, and after the server's own fields, so a rule can also set or
+        /// remove `X-Content-Type-Options`, `Cross-Origin-Resource-Policy`, the CORS fields or `Vary`.
+        /// Patterns match the request's normalised path, the one the file handler serves
+        /// (`//index.html` and `/%69ndex.html` are `/index.html`). Fields that frame the message
+        /// (``ServeConfiguration/serverOwnedFields``) cannot be set or removed: ``SchemeServer``
+        /// refuses such a rule when it is created. Default: none.
         public var headerRules: [HeaderRule]
 
         /// Creates a configuration with the safe defaults.
@@ -99,6 +111,8 @@
             self.watchInterval = .milliseconds(300)
             self.gzip = true
             self.shutdownGracePeriod = .seconds(10)
+            self.headTimeout = .seconds(30)
+            self.idleTimeout = .seconds(30)
             self.smallFileCacheLimit = 64 << 10
             self.smallFileCacheCapacity = 32 << 20
             self.eventLoopCount = nil
@@ -109,6 +123,27 @@
         public var bindsLoopbackOnly: Bool {
             let address = bindAddress.lowercased()
             return address == "localhost" || address == "::1" || address == "[::1]" || address.hasPrefix("127.")
+        }
+    }
+
+    extension ServeConfiguration {
+        /// Fields a `--header` rule may not set or remove: they describe how this message is framed
+        /// and encoded (`Content-Length`, `Transfer-Encoding`, `Content-Encoding`, `Content-Range`),
+        /// manage the connection (`Connection`, `Keep-Alive`, `Upgrade`, `TE`, `Trailer`) or are the
+        /// origin's clock (`Date`). Every other field the server adds can be overridden.
+        public static let serverOwnedFields: Set<HTTPField.Name> = [
+            .contentLength, .transferEncoding, .contentEncoding, .contentRange, .connection,
+            HTTPField.Name("Keep-Alive")!, .upgrade, .te, .trailer, .date,
+        ]
+
+        /// Throws ``ServeError/invalidOption(_:)`` naming the first header rule that touches one of
+        /// ``serverOwnedFields``.
+        func validateHeaderRules() throws {
+            for rule in headerRules where Self.serverOwnedFields.contains(rule.name) {
+                throw ServeError.invalidOption(
+                    "--header '\(rule)': \(rule.name) is set by the server from the message itself and cannot be changed"
+                )
+            }
         }
     }
 #endif

@@ -14,8 +14,9 @@
     /// (``ServeConfiguration/smallFileCacheLimit``), listings (with `list`) and traversal safety, all
     /// through one path decoder and one resolver. The image cache is present with an image-cache
     /// directory, the network with a fallback origin. The resource handlers themselves come from
-    /// ``ServeHandlerFactories``. With ``ServeConfiguration/headerRules``, the whole chain is wrapped
-    /// in a `HeaderPolicyHandler` (the built chain then holds that one handler).
+    /// ``ServeHandlerFactories``. ``ServeConfiguration/headerRules`` are not part of the chain:
+    /// ``SchemeServer`` applies them to every response after its own fields, so they can set or
+    /// remove those too.
     public struct ServeHandlerChainBuilder: Sendable {
         /// The configuration to build from.
         public var configuration: ServeConfiguration
@@ -74,9 +75,7 @@
                 remote = try imageCache(directory, remote)
             }
             if let remote { handlers.append(remote) }
-            guard !configuration.headerRules.isEmpty else { return SchemeHandlerChain(handlers) }
-            return SchemeHandlerChain(
-                SchemeHandlerChain(handlers).headerPolicy(HeaderPolicy(configuration.headerRules)))
+            return SchemeHandlerChain(handlers)
         }
 
         /// Builds a registry with the chain registered for the configuration's scheme and host.

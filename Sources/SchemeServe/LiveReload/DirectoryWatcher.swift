@@ -13,14 +13,33 @@
     /// Where `inotify` is unavailable (other systems, or a full watch table), ``start(onChange:)``
     /// returns `false` and the caller polls instead. Changes that come together (an editor's
     /// write, rename and attribute change) are reported once, after `settle` with no further event.
+    ///
+    /// ``stop()`` wakes the thread through a pipe and waits for it to end; the thread closes
+    /// its descriptors itself, under the lock ``stop()`` writes under, so no descriptor is closed
+    /// under a blocked `poll` (which on Linux does not wake it) or written to after it was closed
+    /// and reused.
     final class DirectoryWatcher: Sendable {
         private let root: URL
         private let settle: Duration
-        private let state = Locked<(descriptor: Int32, stopped: Bool)>((-1, false))
 
-        init(root: URL, settle: Duration = .milliseconds(15)) {
+        private struct State {
+            var running = false
+            var stopped = false
+            var finished = false
+            /// The write end of the pipe that wakes the thread, while it runs.
+            var wake: Int32 = -1
+            var thread: pthread_t?
+        }
+
+        private let state = ConditionLock(State())
+
+        /// The watcher thread's name for the kernel (15 bytes at most are kept).
+        private let threadName: String
+
+        init(root: URL, settle: Duration = .milliseconds(15), threadName: String = "schemeserve-watch") {
             self.root = root
             self.settle = settle
+            self.threadName = threadName
         }
 
         /// Starts watching; `onChange` is called on the watcher's thread after each burst of changes.
@@ -31,16 +50,44 @@
                 let descriptor = inotify_init1(Int32(IN_CLOEXEC))
                 guard descriptor >= 0 else { return false }
                 var directories: [Int32: String] = [:]
-                guard Self.watchTree(root.path(percentEncoded: false), descriptor, &directories) else {
+                var pipeEnds: [Int32] = [-1, -1]
+                guard pipe(&pipeEnds) == 0 else {
                     close(descriptor)
                     return false
                 }
-                state.withLock { $0.descriptor = descriptor }
+                let (wakeRead, wake) = (pipeEnds[0], pipeEnds[1])
+                for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+                let closeAll: @Sendable () -> Void = {
+                    close(descriptor)
+                    close(wakeRead)
+                    close(wake)
+                }
+                guard Self.watchTree(root.path(percentEncoded: false), descriptor, &directories) else {
+                    closeAll()
+                    return false
+                }
+                let started = state.withLock { state -> Bool in
+                    guard !state.stopped, !state.running else { return false }
+                    state.running = true
+                    state.wake = wake
+                    return true
+                }
+                guard started else {
+                    closeAll()
+                    return false
+                }
                 let settleMilliseconds = Int32(
                     settle.components.seconds * 1000 + settle.components.attoseconds / 1_000_000_000_000_000)
                 let watched = directories
                 let thread = Thread { [self] in
-                    run(descriptor, watched, settleMilliseconds, onChange)
+                    ThreadName.set(threadName)
+                    state.withLock { $0.thread = pthread_self() }
+                    run(descriptor, wakeRead, watched, settleMilliseconds, onChange)
+                    state.withLock { state in
+                        closeAll()
+                        state.wake = -1
+                        state.finished = true
+                    }
                 }
                 thread.name = "schemeserve-watch"
                 thread.start()
@@ -50,16 +97,23 @@
             #endif
         }
 
-        /// Stops watching; no `onChange` call starts after this returns.
+        /// Stops watching: wakes the thread and waits for it to end (at once when called from
+        /// `onChange`, on the thread itself, which then ends after the callback); no `onChange` call
+        /// starts after this returns.
         func stop() {
-            let descriptor = state.withLock { state -> Int32 in
+            let (running, own) = state.withLock { state -> (Bool, Bool) in
                 state.stopped = true
-                defer { state.descriptor = -1 }
-                return state.descriptor
+                #if canImport(Glibc)
+                    if state.wake >= 0 {
+                        var byte: UInt8 = 1
+                        _ = write(state.wake, &byte, 1)
+                    }
+                #endif
+                let own = state.thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+                return (state.running, own)
             }
-            #if canImport(Glibc)
-                if descriptor >= 0 { close(descriptor) }  // the blocked `poll` returns with POLLNVAL
-            #endif
+            guard running, !own else { return }
+            _ = state.wait { $0.finished ? true : nil }
         }
 
         #if canImport(Glibc)
@@ -85,15 +139,19 @@
             }
 
             private func run(
-                _ descriptor: Int32, _ directories: [Int32: String], _ settle: Int32, _ onChange: @Sendable () -> Void
+                _ descriptor: Int32, _ wake: Int32, _ directories: [Int32: String], _ settle: Int32,
+                _ onChange: @Sendable () -> Void
             ) {
                 var directories = directories
                 var buffer = [UInt8](repeating: 0, count: 64 << 10)
                 var pending = false
                 while true {
-                    var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-                    let ready = poll(&request, 1, pending ? settle : -1)
-                    if state.withLock({ $0.stopped }) { return }
+                    var requests = [
+                        pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
+                        pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
+                    ]
+                    let ready = poll(&requests, 2, pending ? settle : -1)
+                    if state.withLock({ $0.stopped }) || requests[1].revents != 0 { return }
                     if ready < 0 {
                         if errno == EINTR { continue }
                         return
@@ -104,7 +162,7 @@
                         onChange()
                         continue
                     }
-                    if request.revents & Int16(POLLNVAL | POLLERR) != 0 { return }
+                    if requests[0].revents & Int16(POLLNVAL | POLLERR) != 0 { return }
                     let count = read(descriptor, &buffer, buffer.count)
                     guard count > 0 else { return }
                     pending = true

@@ -73,6 +73,66 @@
             return nil
         }
 
+        /// Checks the `Host` fields and the request target of a request head, strictly
+        /// ([RFC 9112 §3.2](https://www.rfc-editor.org/rfc/rfc9112#section-3.2)): exactly one
+        /// `Host`, whose value is a host (a DNS name, an IPv4 address or a bracketed IPv6 address)
+        /// with an optional port and nothing else; a target in absolute form (`http://host/x`) must
+        /// name an allowed host and the same authority as `Host`. Those get 400; a well-formed host
+        /// that is not allowed gets 403 (DNS rebinding). `nil` when the request may proceed.
+        func checkHost(values: [String], target: String) -> Rejection? {
+            let bad = Rejection(status: .badRequest, message: "Bad Request: invalid Host\n")
+            guard values.count == 1, let authority = Self.validAuthority(values[0]) else { return bad }
+            if target.utf8.first != UInt8(ascii: "/"), target != "*" {
+                // Absolute form: scheme "://" authority path-abempty [ "?" query ].
+                let scheme = target.prefix { $0 != ":" }
+                guard ["http", "https"].contains(scheme.lowercased()), target.dropFirst(scheme.count).hasPrefix("://")
+                else { return bad }
+                let rest = target.dropFirst(scheme.count + 3)
+                let end = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
+                guard let named = Self.validAuthority(String(rest[..<end])), named == authority,
+                    rest[end...].first == "/"
+                else { return bad }
+            }
+            guard isAllowed(host: authority) else {
+                return Rejection(status: .forbidden, message: "Forbidden: host not allowed\n")
+            }
+            return nil
+        }
+
+        /// `value` lowercased when it is `host [ ":" port ]` and nothing else, with host a DNS name
+        /// (letters, digits, `-`, `.`, `_`, `~`), an IPv4 address or a bracketed IPv6 address and
+        /// port 1–5 digits; `nil` otherwise (`a@b`, `a/b`, `a, b`, `[::1].x`, spaces, an empty host).
+        static func validAuthority(_ value: String) -> String? {
+            let bytes = Array(value.utf8)
+            var index = 0
+            if bytes.first == UInt8(ascii: "[") {
+                guard let close = bytes.firstIndex(of: UInt8(ascii: "]")), close > 1 else { return nil }
+                for byte in bytes[1..<close] {
+                    let hex = (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x66)
+                    guard hex || byte == UInt8(ascii: ":") || byte == UInt8(ascii: ".") else { return nil }
+                }
+                index = close + 1
+            } else {
+                while index < bytes.count, bytes[index] != UInt8(ascii: ":") {
+                    let byte = bytes[index]
+                    let letter = byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A
+                    let digit = byte >= 0x30 && byte <= 0x39
+                    guard
+                        letter || digit || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+                            || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "~")
+                    else { return nil }
+                    index += 1
+                }
+                guard index > 0 else { return nil }
+            }
+            if index < bytes.count {
+                guard bytes[index] == UInt8(ascii: ":") else { return nil }
+                let port = bytes[(index + 1)...]
+                guard (1...5).contains(port.count), port.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+            }
+            return value.lowercased()
+        }
+
         /// Whether a `Host` value (port ignored) is answered.
         public func isAllowed(host authority: String) -> Bool {
             let name = Self.normalise(authority)

@@ -59,7 +59,10 @@
             self.capacity = max(1, capacity)
             self.enabled = logger.logLevel <= .info
             guard enabled else { return }
-            let thread = Thread { [queue, logger] in Self.write(queue, to: logger) }
+            let thread = Thread { [queue, logger] in
+                ThreadName.set("schemeserve-log")
+                Self.write(queue, to: logger)
+            }
             thread.name = "schemeserve access log"
             thread.start()
         }

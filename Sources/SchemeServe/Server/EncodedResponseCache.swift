@@ -19,6 +19,8 @@
     final class EncodedResponseCache: @unchecked Sendable {
         struct Key: Hashable {
             var representation: UInt64
+            /// Which `--header` rules applied (``ResponsePlanner/Rules/key``).
+            var rules: UInt64
             var major: Int
             var minor: Int
             var keepAlive: Bool

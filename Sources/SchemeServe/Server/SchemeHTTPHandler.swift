@@ -45,6 +45,7 @@
             let task: SchemeTask
             let bridge: ResponseBridge
             let request: HTTPRequest
+            let rules: ResponsePlanner.Rules
             let target: String
             let version: HTTPVersion
             var keepAlive: Bool
@@ -53,12 +54,13 @@
             var sent = 0
 
             init(
-                task: SchemeTask, bridge: ResponseBridge, request: HTTPRequest, target: String, version: HTTPVersion,
-                keepAlive: Bool, started: ContinuousClock.Instant?
+                task: SchemeTask, bridge: ResponseBridge, request: HTTPRequest, rules: ResponsePlanner.Rules,
+                target: String, version: HTTPVersion, keepAlive: Bool, started: ContinuousClock.Instant?
             ) {
                 self.task = task
                 self.bridge = bridge
                 self.request = request
+                self.rules = rules
                 self.target = target
                 self.version = version
                 self.keepAlive = keepAlive
@@ -123,12 +125,19 @@
         private func respond(to head: HTTPRequestHead, context: ChannelHandlerContext) {
             let started = shared.accessLog == nil ? nil : ContinuousClock.now
             let keepAlive = head.isKeepAlive
+            let planner = shared.planner
+            let rules = planner.rules(forTarget: head.uri)
+            if let rejection = shared.requestGuard.checkHost(values: head.headers["Host"], target: head.uri) {
+                let (plan, body) = planner.plain(rejection.status, rejection.message, for: nil, rules: rules)
+                let keep = keepAlive && rejection.status != .badRequest
+                return writeWhole(plan, body, head: head, keepAlive: keep, started: started, handler: "guard")
+            }
             guard let request = try? Self.request(from: head) else {
-                let (plan, body) = shared.planner.plain(.badRequest, "Bad Request\n", for: nil)
+                let (plan, body) = planner.plain(.badRequest, "Bad Request\n", for: nil, rules: rules)
                 return writeWhole(plan, body, head: head, keepAlive: false, started: started, handler: "guard")
             }
             if let rejection = shared.requestGuard.check(request) {
-                let (plan, body) = shared.planner.plain(rejection.status, rejection.message, for: request)
+                let (plan, body) = planner.plain(rejection.status, rejection.message, for: request, rules: rules)
                 return writeWhole(plan, body, head: head, keepAlive: keepAlive, started: started, handler: "guard")
             }
             // Parsed once, from the parts HTTP already split: no `URL` is built on this path.
@@ -137,20 +146,21 @@
                     scheme: shared.scheme, authority: shared.appHost, path: request.path ?? "/",
                     method: request.method, headerFields: request.headerFields)
             else {
-                let (plan, body) = shared.planner.plain(.badRequest, "Bad Request\n", for: request)
+                let (plan, body) = planner.plain(.badRequest, "Bad Request\n", for: request, rules: rules)
                 return writeWhole(plan, body, head: head, keepAlive: keepAlive, started: started, handler: "guard")
             }
 
-            let planner = shared.planner
             if let answer = shared.registry.immediateResponse(
-                for: schemeRequest, acceptsFileRegion: { planner.plan($0, for: request).acceptsFileRegions })
+                for: schemeRequest,
+                acceptsFileRegion: { planner.plan($0, for: request, rules: rules).acceptsFileRegions })
             {
                 guard let region = answer.fileRegion else {
                     return writeImmediate(
-                        answer, request: request, head: head, keepAlive: keepAlive, started: started, context: context)
+                        answer, request: request, rules: rules, head: head, keepAlive: keepAlive, started: started,
+                        context: context)
                 }
                 // A large file: the head, then the file itself with `sendfile`.
-                let plan = planner.plan(answer.head, for: request)
+                let plan = planner.plan(answer.head, for: request, rules: rules)
                 context.write(
                     wrapOutboundOut(.head(makeHead(plan, version: head.version, keepAlive: keepAlive))), promise: nil)
                 writeRegion(region, context: context)
@@ -165,11 +175,11 @@
             let eventLoop = context.eventLoop
             let handler = NIOLoopBound(self, eventLoop: eventLoop)
             let bridge = ResponseBridge(
-                planner: { response in planner.plan(response, for: request) },
+                planner: { response in planner.plan(response, for: request, rules: rules) },
                 wake: { eventLoop.execute { handler.value.drain() } })
             let task = shared.registry.task(for: schemeRequest, sink: bridge)
             streaming = Streaming(
-                task: task, bridge: bridge, request: request, target: head.uri, version: head.version,
+                task: task, bridge: bridge, request: request, rules: rules, target: head.uri, version: head.version,
                 keepAlive: keepAlive, started: started)
             task.start()
         }
@@ -190,20 +200,22 @@
         /// with the live-reload script when the plan says so. An answer the file handler keeps
         /// (a ``SchemeCollectedResponse/representationID``) goes out as this loop encoded it last.
         private func writeImmediate(
-            _ answer: SchemeCollectedResponse, request: HTTPRequest, head: HTTPRequestHead, keepAlive: Bool,
-            started: ContinuousClock.Instant?, context: ChannelHandlerContext
+            _ answer: SchemeCollectedResponse, request: HTTPRequest, rules: ResponsePlanner.Rules,
+            head: HTTPRequestHead, keepAlive: Bool, started: ContinuousClock.Instant?, context: ChannelHandlerContext
         ) {
             let handler = answer.answeredBy ?? "-"
-            let key = answer.representationID.map {
-                EncodedResponseCache.Key(
-                    representation: $0, major: head.version.major, minor: head.version.minor, keepAlive: keepAlive,
+            var key: EncodedResponseCache.Key?
+            if let representation = answer.representationID, let rulesKey = rules.key {
+                key = EncodedResponseCache.Key(
+                    representation: representation, rules: rulesKey, major: head.version.major,
+                    minor: head.version.minor, keepAlive: keepAlive,
                     origin: shared.planner.corsOrigins.isEmpty ? nil : request.headerFields[.origin])
             }
             if let key, let entry = encoded.entry(key) {
                 return writeWhole(
                     entry.head, entry.body, request: head, keepAlive: keepAlive, started: started, handler: handler)
             }
-            var plan = shared.planner.plan(answer.head, for: request)
+            var plan = shared.planner.plan(answer.head, for: request, rules: rules)
             var body = answer.body
             if request.method == .head {
                 body = Data()
@@ -214,7 +226,7 @@
                 if plan.transforms.gzip {
                     guard let compressed = try? GzipStream.compressWhole(body) else {
                         let (failure, message) = shared.planner.plain(
-                            .internalServerError, "Internal Server Error\n", for: request)
+                            .internalServerError, "Internal Server Error\n", for: request, rules: rules)
                         return writeWhole(
                             failure, message, head: head, keepAlive: keepAlive, started: started, handler: handler)
                     }
@@ -339,8 +351,11 @@
                 let network = streaming.task.respondingHandler == "network" || error is URLError
                 let (plan, body) =
                     network
-                    ? shared.planner.plain(.badGateway, "Bad Gateway\n", for: streaming.request)
-                    : shared.planner.plain(.internalServerError, "Internal Server Error\n", for: streaming.request)
+                    ? shared.planner.plain(
+                        .badGateway, "Bad Gateway\n", for: streaming.request, rules: streaming.rules)
+                    : shared.planner.plain(
+                        .internalServerError, "Internal Server Error\n", for: streaming.request,
+                        rules: streaming.rules)
                 writeHead(plan, version: streaming.version, keepAlive: streaming.keepAlive, context: context)
                 if !body.isEmpty {
                     context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)

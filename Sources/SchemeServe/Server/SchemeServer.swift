@@ -53,13 +53,15 @@
         ///   - logger: Diagnostics (warnings, lifecycle).
         ///   - accessLogger: The access log's logger, or `nil` for no access log. Default: `logger`.
         /// - Throws: ``ServeError`` for an invalid configuration (not a directory, bad scheme,
-        ///   unavailable option, ``ServeConfiguration/watch`` with a ``ServeConfiguration/rootProvider``).
+        ///   unavailable option, ``ServeConfiguration/watch`` with a ``ServeConfiguration/rootProvider``,
+        ///   a header rule for one of ``ServeConfiguration/serverOwnedFields``).
         public init(
             configuration: ServeConfiguration,
             factories: ServeHandlerFactories = .standard,
             logger: Logger,
             accessLogger: Logger?? = .none
         ) throws {
+            try configuration.validateHeaderRules()
             if configuration.watch, configuration.rootProvider != nil {
                 throw ServeError.invalidOption(
                     "live reload (--watch) cannot watch a dynamic root such as a package store")
@@ -158,6 +160,10 @@
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                 .serverChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
+                        // Out of descriptors (EMFILE), accepting again at once would spin: wait a
+                        // second, serving the open connections meanwhile (NIO adds this handler only
+                        // on its async bind path).
+                        try channel.pipeline.syncOperations.addHandler(AcceptBackoffHandler())
                         try channel.pipeline.syncOperations.addHandler(
                             quiescing.makeServerChannelHandler(channel: channel))
                     }
@@ -168,13 +174,18 @@
                         connections.add(channel)
                         let handler = SchemeHTTPHandler(shared: shared, eventLoop: channel.eventLoop)
                         let closeAfterLastWrite = CloseAfterLastWrite()
+                        let timeouts = ConnectionTimeoutHandler(
+                            headTimeout: TimeAmount(configuration.headTimeout),
+                            idleTimeout: TimeAmount(configuration.idleTimeout))
                         let bound = NIOLoopBound(handler, eventLoop: channel.eventLoop)
+                        let boundTimeouts = NIOLoopBound(timeouts, eventLoop: channel.eventLoop)
                         let upgrade: NIOHTTPServerUpgradeConfiguration? = upgrader.map { upgrader in
                             (
                                 upgraders: [upgrader],
                                 completionHandler: { context in
                                     // The connection is a WebSocket now: no more HTTP requests.
                                     _ = context.pipeline.syncOperations.removeHandler(bound.value)
+                                    _ = context.pipeline.syncOperations.removeHandler(boundTimeouts.value)
                                 }
                             )
                         }
@@ -186,6 +197,7 @@
                         // Next to the socket, so it holds back the pipeline handler's quiescing close
                         // until the last response is on the socket.
                         try channel.pipeline.syncOperations.addHandler(closeAfterLastWrite, position: .first)
+                        try channel.pipeline.syncOperations.addHandler(timeouts)
                         try channel.pipeline.syncOperations.addHandler(handler)
                     }
                 }

@@ -58,11 +58,18 @@
             return (process.terminationStatus, stdout, stderr)
         }
 
-        /// Starts `schemeserve <arguments> --port 0` and waits (bounded) for its first stdout line.
-        init(_ arguments: [String], timeout: Double = 30) throws {
+        /// Starts `schemeserve <arguments> --port 0` and waits (bounded) for its first stdout line;
+        /// with `fileLimit`, under `ulimit -n fileLimit` (through `sh`, which then `exec`s it).
+        init(_ arguments: [String], timeout: Double = 30, fileLimit: Int? = nil) throws {
             let process = Process()
-            process.executableURL = Self.binary
-            process.arguments = arguments + ["--port", "0", "--no-access-log"]
+            let full = arguments + ["--port", "0", "--no-access-log"]
+            if let fileLimit {
+                process.executableURL = URL(filePath: "/bin/sh")
+                process.arguments = ["-c", "ulimit -n \(fileLimit) && exec \"$0\" \"$@\"", Self.binary.path] + full
+            } else {
+                process.executableURL = Self.binary
+                process.arguments = full
+            }
             let out = Pipe()
             let err = Pipe()
             process.standardOutput = out
@@ -102,6 +109,16 @@
                 return nil
             }
             return process.terminationStatus
+        }
+
+        /// User plus system CPU time used so far, in seconds, from /proc.
+        var cpuSeconds: Double? {
+            guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { return nil }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+            return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
         }
 
         /// Peak resident memory (VmHWM) in KiB, from /proc.

@@ -1,0 +1,97 @@
+// Built with the package trait `Server` (on by default); without it the module is empty.
+#if Server && os(Linux)
+    import Foundation
+    import Glibc
+    import SchemeServe
+    import Testing
+
+    /// Connections that say nothing, or drip a head, or sit idle, are closed in time; out of
+    /// descriptors the server backs off instead of spinning and serves again as they free up.
+    @Suite(.timeLimit(.minutes(2)))
+    struct ServeTimeoutTests {
+        /// Reads until the peer closes (`true`) or `seconds` pass (`false`), sending `drip` one
+        /// byte at a time meanwhile, a byte every 100 ms.
+        static func closedByPeer(_ fd: Int32, within seconds: Double, dripping drip: String = "") -> Bool {
+            let deadline = Date.now.addingTimeInterval(seconds)
+            var pending = Array(drip.utf8)
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while Date.now < deadline {
+                if !pending.isEmpty {
+                    _ = send(fd, [pending.removeFirst()], 1, Int32(MSG_NOSIGNAL))
+                }
+                var request = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                guard poll(&request, 1, 100) > 0 else { continue }
+                let count = recv(fd, &buffer, buffer.count, 0)
+                if count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR) { return true }
+            }
+            return false
+        }
+
+        @Test func silentDrippingAndIdleConnectionsAreClosed() async throws {
+            try await TestServer.with(configure: {
+                $0.headTimeout = .milliseconds(600)
+                $0.idleTimeout = .milliseconds(600)
+            }) { server in
+                let port = server.port
+                try await withTimeout(seconds: 30) {
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        group.addTask {
+                            let silent = try RawHTTP.connect(port: port)
+                            defer { close(silent) }
+                            #expect(Self.closedByPeer(silent, within: 5), "a connection that sends nothing")
+                        }
+                        group.addTask {
+                            let dripping = try RawHTTP.connect(port: port)
+                            defer { close(dripping) }
+                            let slow =
+                                "GET /index.html HTTP/1.1\r\nHost: localhost\r\nX-Slow: "
+                                + String(repeating: "a", count: 40)
+                            #expect(
+                                Self.closedByPeer(dripping, within: 5, dripping: slow), "a head dripped byte by byte")
+                        }
+                        group.addTask {
+                            let idle = try RawHTTP.connect(port: port)
+                            defer { close(idle) }
+                            try RawHTTP.sendAll(idle, Data("GET /index.html HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8))
+                            var buffer = [UInt8](repeating: 0, count: 65536)
+                            #expect(recv(idle, &buffer, buffer.count, 0) > 0, "the response came")
+                            #expect(Self.closedByPeer(idle, within: 5), "then the idle keep-alive connection closed")
+                        }
+                        try await group.waitForAll()
+                    }
+                }
+                // A request on time is answered as ever.
+                #expect(try await RawHTTP.fetch(port: port, "/index.html").status == 200)
+            }
+        }
+
+        /// Under `ulimit -n 64`, a hundred idle sockets exhaust the descriptors: the server backs off
+        /// (it used to spin a core on `accept`), closes them as they time out, and serves again.
+        @Test func outOfDescriptorsTheServerBacksOffAndRecovers() async throws {
+            let server = try ServeProcess(
+                [ServeProcessTests.sampleApp, "--header-timeout", "1", "--idle-timeout", "1", "--event-loops", "1"],
+                fileLimit: 64)
+            defer { server.stop() }
+            var sockets: [Int32] = []
+            defer { for fd in sockets { close(fd) } }
+            for _ in 0..<100 {
+                guard let fd = try? RawHTTP.connect(port: server.port, timeout: 2) else { break }
+                sockets.append(fd)
+            }
+            #expect(sockets.count > 64, "more connections than the server has descriptors")
+            try await Task.sleep(for: .milliseconds(300))
+            let before = try #require(server.cpuSeconds)
+            try await Task.sleep(for: .seconds(1))
+            let used = try #require(server.cpuSeconds) - before
+            #expect(used < 0.5, "no spinning on accept: \(used) s of CPU in 1 s")
+            // The idle ones time out, the backlog is accepted and times out too; then a request gets in.
+            var status = 0
+            let deadline = Date.now.addingTimeInterval(20)
+            while status != 200, Date.now < deadline {
+                status = (try? RawHTTP.request(port: server.port, "/index.html").status) ?? 0
+                if status != 200 { try await Task.sleep(for: .milliseconds(200)) }
+            }
+            #expect(status == 200)
+        }
+    }
+#endif
