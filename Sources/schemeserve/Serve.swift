@@ -125,7 +125,8 @@
         @Option(
             name: .customLong("idle-timeout"),
             help:
-                "Close a keep-alive connection that has not sent the next complete request head this many seconds after a response.")
+                "Close a keep-alive connection that has not sent the next complete request head this many seconds after a response."
+        )
         var idleTimeout: Double = 30
 
         func validate() throws {

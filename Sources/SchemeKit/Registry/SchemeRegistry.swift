@@ -104,7 +104,9 @@ public final class SchemeRegistry: Sendable {
     }
 
     private func storage(for request: SchemeRequest, sink: some SchemeTaskSink) -> GuardedTask {
-        let route = table.withLock { $0.route(scheme: request.scheme, host: request.host, path: request.normalizedPath) }
+        let route = table.withLock {
+            $0.route(scheme: request.scheme, host: request.host, path: request.normalizedPath)
+        }
         if let route, route.allows(request.method) {
             return GuardedTask(
                 request: request, sink: sink, handler: route.handler, handlerName: route.name, counters: counters)
@@ -186,7 +188,9 @@ public final class SchemeRegistry: Sendable {
     public func immediateResponse(
         for request: SchemeRequest, acceptsFileRegion: (SchemeResponse) -> Bool
     ) -> SchemeCollectedResponse? {
-        let route = table.withLock { $0.route(scheme: request.scheme, host: request.host, path: request.normalizedPath) }
+        let route = table.withLock {
+            $0.route(scheme: request.scheme, host: request.host, path: request.normalizedPath)
+        }
         var answer: SchemeCollectedResponse
         if let route, !route.allows(request.method) {
             let filter = MethodNotAllowedHandler(allowed: route.methods)
