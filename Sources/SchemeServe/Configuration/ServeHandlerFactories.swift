@@ -2,6 +2,7 @@
 #if Server
     public import Foundation
     public import SchemeKit
+    import SchemeKitAsyncHTTPClient
 
     /// Where the resource handlers come from: the seam between schemeserve and SchemeKit's handlers.
     ///
@@ -65,7 +66,9 @@
         /// with `bodyCache`, `Cache-Control: no-cache`),
         /// `ImageCacheHandler` over a memory tier and a disk tier in the given directory, and
         /// `NetworkFallbackHandler` rewriting `scheme://host/path` to the origin's scheme, host and
-        /// port (the origin's path is not used), with the options' forwarding policy.
+        /// port (the origin's path is not used), with the options' forwarding policy, through
+        /// AsyncHTTPClient (`AsyncHTTPSchemeClient`: one request to the origin per request, and
+        /// real back-pressure, so memory stays bounded however slow the browser reads).
         public static var standard: ServeHandlerFactories {
             ServeHandlerFactories(
                 files: { options in
@@ -84,7 +87,8 @@
                     ImageCacheHandler(cache: ImageCache(disk: DiskStorage.Config(directory: directory)), upstream: next)
                 },
                 network: { options in
-                    NetworkFallbackHandler(origin: options.origin, forwarding: options.forwarding)
+                    NetworkFallbackHandler(
+                        origin: options.origin, client: AsyncHTTPSchemeClient(), forwarding: options.forwarding)
                 }
             )
         }
