@@ -8,7 +8,7 @@
 
     /// One response body of ``AsyncHTTPSchemeClient``, read for its consumer: AsyncHTTPClient's body
     /// iterator, its chunks as `Data`, the exchange's overall deadline, and its errors as
-    /// ``SchemeKit/SchemeHTTPClientError``.
+    /// `SchemeHTTPClientError`.
     ///
     /// Back-pressure is AsyncHTTPClient's own: each ``next()`` asks for one chunk, and SwiftNIO reads
     /// the socket again only then. Releasing the reader (the body stream was dropped) releases the
@@ -16,7 +16,7 @@
     ///
     /// `@unchecked Sendable` because it holds the iterator, which is not `Sendable`: it is used by one
     /// call of ``next()`` at a time, since `AsyncThrowingStream(unfolding:)` calls its closure once per
-    /// element for its single consumer (``SchemeKit/SchemeHTTPClientResponse/body`` is iterated once).
+    /// element for its single consumer (a `SchemeHTTPClientResponse.body` is iterated once).
     final class AsyncHTTPBodyReader: @unchecked Sendable {
         private var iterator: HTTPClientResponse.Body.AsyncIterator?
         private let deadline: ContinuousClock.Instant
@@ -36,9 +36,8 @@
 
         /// The next chunk, `nil` at the end.
         ///
-        /// - Throws: ``SchemeKit/SchemeHTTPClientError``: a timeout when the exchange's deadline passes
-        ///   (then the request is cancelled), cancelled when the reading task is, or the connection's
-        ///   failure.
+        /// - Throws: `SchemeHTTPClientError`: a timeout when the exchange's deadline passes (then the
+        ///   request is cancelled), cancelled when the reading task is, or the connection's failure.
         func next() async throws -> Data? {
             guard iterator != nil else { return nil }
             let deadline = self.deadline

@@ -9,14 +9,13 @@
     import NIOHTTPCompression
     public import SchemeKit
 
-    /// A ``SchemeKit/SchemeHTTPClient`` on [AsyncHTTPClient](https://github.com/swift-server/async-http-client):
+    /// A `SchemeHTTPClient` on [AsyncHTTPClient](https://github.com/swift-server/async-http-client):
     /// one request to the origin per request, read only as fast as the consumer reads.
     ///
-    /// Use it for ``SchemeKit/NetworkFallbackHandler`` and ``SchemeKit/Preloader`` on Linux, where
-    /// ``SchemeKit/URLSessionHTTPClient`` cannot pause a transfer (swift-corelibs-foundation's
-    /// `suspend()` restarts it) and so splits a GET into `Range` windows, which changes what the
-    /// origin sees and cannot bound memory when the origin ignores `Range`. `schemeserve --fallback`
-    /// uses it.
+    /// Use it for SchemeKit's `NetworkFallbackHandler` and `Preloader` on Linux, where
+    /// `URLSessionHTTPClient` cannot pause a transfer (swift-corelibs-foundation's `suspend()`
+    /// restarts it) and so splits a GET into `Range` windows, which changes what the origin sees and
+    /// cannot bound memory when the origin ignores `Range`. `schemeserve --fallback` uses it.
     ///
     /// ```swift
     /// import SchemeKitAsyncHTTPClient
@@ -24,26 +23,25 @@
     /// let network = NetworkFallbackHandler(origin: URL(string: "https://origin.example")!, client: AsyncHTTPSchemeClient())
     /// ```
     ///
-    /// Behaviour, the same as ``SchemeKit/URLSessionHTTPClient``'s where the two can agree:
+    /// Behaviour, the same as `URLSessionHTTPClient`'s where the two can agree:
     /// - **Back-pressure.** The body is AsyncHTTPClient's: SwiftNIO reads the socket only when the
-    ///   consumer asks for the next chunk, so one response holds about one read (tens of KiB) plus
-    ///   the kernel's socket buffers, however large the body and however slow the consumer. The
-    ///   request the origin gets is the one asked for: no `Range` is added.
+    ///   consumer asks for the next chunk, so one response holds about one read (tens of KiB, at most
+    ///   100 times that once decoded) plus the kernel's socket buffers, however large the body and
+    ///   however slow the consumer. The request the origin gets is the one asked for: no `Range` is
+    ///   added.
     /// - **No caching, no cookies, no redirects.** Nothing is stored; a 3xx reaches the caller as
     ///   is, with its `Location`.
     /// - **Content decoding.** `Accept-Encoding: deflate, gzip` is sent, and a `gzip` or `deflate`
     ///   body is decoded (at most 100 decoded bytes per received byte, against decompression bombs;
     ///   past it the body fails); `Content-Encoding` and `Content-Length` are then removed from the
     ///   head so they describe the bytes delivered.
-    /// - **Timeouts.** ``SchemeKit/SchemeHTTPClientRequest/connectTimeout`` bounds the wait for the
-    ///   head (connecting included) and throws a ``SchemeKit/SchemeHTTPClientError`` of kind
-    ///   ``SchemeKit/SchemeHTTPClientError/Kind/timeout``; ``SchemeKit/SchemeHTTPClientRequest/timeout``
-    ///   bounds the whole exchange: a body still being read after it ends with the same kind of
-    ///   error, and the connection is closed.
-    /// - **Failures.** A refused or broken connection is
-    ///   ``SchemeKit/SchemeHTTPClientError/Kind/connectionFailed`` at once (connecting is not
-    ///   retried, so a dev server that is down answers 502 straight away); an unparsable answer is
-    ///   ``SchemeKit/SchemeHTTPClientError/Kind/invalidResponse``.
+    /// - **Timeouts.** `SchemeHTTPClientRequest.connectTimeout` bounds the wait for the head
+    ///   (connecting included) and throws a `SchemeHTTPClientError` of kind `.timeout`;
+    ///   `SchemeHTTPClientRequest.timeout` bounds the whole exchange: a body still being read after it
+    ///   ends with the same kind of error, and the connection is closed.
+    /// - **Failures.** A refused or broken connection is `.connectionFailed` at once (connecting is
+    ///   not retried, so a dev server that is down answers 502 straight away); an unparsable answer
+    ///   is `.invalidResponse`.
     /// - **Cancellation.** Cancelling the Swift task awaiting ``send(_:)`` or reading the body, or
     ///   dropping the body, cancels the request: the connection is closed.
     /// - **`Host` header.** A `Host` field in the request is sent as is (IP direct connection). TLS
@@ -77,8 +75,8 @@
 
         /// Sends `request`; returns when the response head arrived.
         ///
-        /// - Throws: ``SchemeKit/SchemeHTTPClientError`` (timeout, connection failed, cancelled,
-        ///   invalid response). The body ends with the same error type when the exchange breaks later.
+        /// - Throws: `SchemeHTTPClientError` (timeout, connection failed, cancelled, invalid response).
+        ///   The body ends with the same error type when the exchange breaks later.
         public func send(_ request: SchemeHTTPClientRequest) async throws -> SchemeHTTPClientResponse {
             try Task.checkCancellation()
             let started = ContinuousClock.now
@@ -123,8 +121,8 @@
             )
         }
 
-        /// A failure of AsyncHTTPClient as a ``SchemeKit/SchemeHTTPClientError``; `headWait` names the
-        /// head's deadline in the message of a timeout before the head.
+        /// A failure of AsyncHTTPClient as a `SchemeHTTPClientError`; `headWait` names the head's
+        /// deadline in the message of a timeout before the head.
         static func map(_ error: any Error, headWait: Duration? = nil) -> SchemeHTTPClientError {
             if let error = error as? SchemeHTTPClientError { return error }
             if error is CancellationError { return SchemeHTTPClientError(.cancelled) }
