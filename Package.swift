@@ -25,6 +25,8 @@ let package = Package(
         .library(name: "SchemeKitWebKitGTKMedia", type: .dynamic, targets: ["SchemeKitWebKitGTKMedia"]),
         // Trait `Chromium`: the headless-Chromium engine adapter.
         .library(name: "SchemeKitChromium", targets: ["SchemeKitChromium"]),
+        // Trait `AsyncHTTPClient` (enabled by `Server`): the network fallback's client on AsyncHTTPClient.
+        .library(name: "SchemeKitAsyncHTTPClient", targets: ["SchemeKitAsyncHTTPClient"]),
     ],
     // A target gated by a trait compiles to an empty module without it (its sources sit inside
     // `#if <trait>`), and a dependency used only under traits that are off is neither fetched nor
@@ -35,12 +37,17 @@ let package = Package(
         .trait(
             name: "Server",
             description:
-                "schemeserve and the SchemeServe library (SwiftNIO, ArgumentParser, swift-log, swift-service-lifecycle).",
-            enabledTraits: ["Packages"]
+                "schemeserve and the SchemeServe library (SwiftNIO, ArgumentParser, swift-log, swift-service-lifecycle); its --fallback goes through AsyncHTTPClient.",
+            enabledTraits: ["Packages", "AsyncHTTPClient"]
         ),
         .trait(
             name: "Packages",
             description: "SchemeKitPackages, the offline package store (swift-crypto, zlib)."
+        ),
+        .trait(
+            name: "AsyncHTTPClient",
+            description:
+                "SchemeKitAsyncHTTPClient: a SchemeHTTPClient on AsyncHTTPClient, with real back-pressure (SwiftNIO, swift-nio-ssl)."
         ),
         .trait(
             name: "WebKitGTK",
@@ -63,6 +70,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         .target(
@@ -91,6 +99,7 @@ let package = Package(
                     name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
                 .product(name: "CompressNIO", package: "compress-nio", condition: .when(traits: ["Server"])),
+                .target(name: "SchemeKitAsyncHTTPClient", condition: .when(traits: ["Server"])),
             ],
             swiftSettings: swiftSettings
         ),
@@ -153,7 +162,31 @@ let package = Package(
         ),
         .testTarget(
             name: "SchemeKitTests",
-            dependencies: ["SchemeKit", "SchemeKitTesting", "SchemeKitFaultHelper", "LoopbackTestSupport"],
+            dependencies: [
+                "SchemeKit", "SchemeKitTesting", "SchemeKitFaultHelper", "LoopbackTestSupport",
+                // The network tests run against both clients when the trait is on.
+                .target(name: "SchemeKitAsyncHTTPClient", condition: .when(traits: ["AsyncHTTPClient"])),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // MARK: AsyncHTTPClient trait
+        // SchemeKit's network fallback client on AsyncHTTPClient: one request per fetch, read as the
+        // consumer reads (NIO back-pressure), where URLSession on Linux cannot pause a transfer.
+        .target(
+            name: "SchemeKitAsyncHTTPClient",
+            dependencies: [
+                "SchemeKit",
+                .product(
+                    name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])
+                ),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(
+                    name: "NIOFoundationCompat", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(
+                    name: "NIOHTTPCompression", package: "swift-nio-extras",
+                    condition: .when(traits: ["AsyncHTTPClient"])),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -2,6 +2,7 @@
 #if Server
     import ArgumentParser
     import Foundation
+    import HTTPTypes
     import Logging
     import SchemeKit
     import SchemeKitPackages
@@ -72,7 +73,24 @@
                 valueName: "file"))
         var recordHar: String?
 
-        @Flag(help: "Single-page app: extensionless paths that match nothing get /index.html.")
+        @Option(
+            name: .customLong("forward-header"),
+            help: ArgumentHelp(
+                "Send this request header to the --fallback origin (repeatable). Default: the browser's Cookie, Authorization, Forwarded, X-Forwarded-* and X-Real-IP are not sent; hop-by-hop fields never are.",
+                valueName: "name"))
+        var forwardHeaders: [String] = []
+
+        @Flag(
+            name: .customLong("pass-set-cookie"),
+            help:
+                "Pass the --fallback origin's Set-Cookie to the page. Default: dropped, like its Access-Control-* fields (--cors makes CORS the server's own)."
+        )
+        var passSetCookie = false
+
+        @Flag(
+            help:
+                "Single-page app: a page navigation that matches nothing (Sec-Fetch-Mode: navigate, or an Accept preferring text/html) gets /index.html, whatever its last segment looks like (/v1.2 too); requests for assets still get 404."
+        )
         var spa = false
 
         @Option(name: .customLong("image-cache"), help: "An image cache directory, in front of --fallback.")
@@ -177,6 +195,7 @@
                     throw ValidationError("invalid --record-har '\(recordHar)': no directory \(parent)")
                 }
             }
+            _ = try fallbackForwarding()
             if let eventLoops, !(1...256).contains(eventLoops) {
                 throw ValidationError("invalid --event-loops '\(eventLoops)': give a number of threads from 1 to 256")
             }
@@ -212,6 +231,30 @@
             }
         }
 
+        /// `--forward-header` and `--pass-set-cookie`, as the fallback's forwarding policy.
+        ///
+        /// - Throws: `ValidationError` for a name that is not a field name, one that is never
+        ///   forwarded (hop-by-hop, or set by the HTTP client), or either option without `--fallback`.
+        func fallbackForwarding() throws -> NetworkForwardingPolicy {
+            if fallback == nil, !forwardHeaders.isEmpty || passSetCookie {
+                let option = forwardHeaders.isEmpty ? "--pass-set-cookie" : "--forward-header"
+                throw ValidationError("\(option) needs --fallback <origin>")
+            }
+            var policy = NetworkForwardingPolicy()
+            for text in forwardHeaders {
+                guard let name = HTTPField.Name(text) else {
+                    throw ValidationError(
+                        "invalid --forward-header '\(text)': give a header field name such as Authorization")
+                }
+                if let reason = NetworkForwardingPolicy.neverForwardedReason(requestField: name) {
+                    throw ValidationError("invalid --forward-header '\(text)': \(reason)")
+                }
+                policy.forwardedRequestFields.insert(name)
+            }
+            if passSetCookie { policy.passedResponseFields.insert(.setCookie) }
+            return policy
+        }
+
         /// `port` as a number, when it is one from 0 to 65535.
         var portNumber: Int? {
             guard let number = Int(port), (0...65535).contains(number) else { return nil }
@@ -242,6 +285,7 @@
             configuration.bindAddress = bind
             configuration.port = portNumber ?? 0
             configuration.fallbackOrigin = fallback.flatMap { URL(string: $0) }
+            configuration.fallbackForwarding = try fallbackForwarding()
             configuration.spa = spa
             configuration.imageCacheDirectory = imageCache.map { URL(filePath: $0, directoryHint: .isDirectory) }
             configuration.corsOrigins = cors

@@ -54,7 +54,7 @@
             for flag in [
                 "--scheme", "--app-host", "--bind", "--port", "--fallback", "--spa", "--image-cache", "--cors",
                 "--allowed-host",
-                "--dotfiles", "--list", "--watch", "--log-format", "--header",
+                "--dotfiles", "--list", "--watch", "--log-format", "--header", "--forward-header", "--pass-set-cookie",
             ] {
                 #expect(stdout.contains(flag), "\(flag)")
             }

@@ -10,9 +10,15 @@ enum HopByHopHeaders {
         "te", "trailer", "transfer-encoding", "upgrade",
     ]
 
-    /// `fields` without hop-by-hop fields, without those named in `Connection`, and without
-    /// `extra` (lowercased names).
-    static func forwardable(_ fields: HTTPFields, removing extra: Set<String> = []) -> HTTPFields {
+    /// Whether a field (lowercased name) is hop-by-hop whatever the message: one of ``names`` or
+    /// any `Proxy-*` field.
+    static func isHopByHop(_ name: String) -> Bool {
+        names.contains(name) || name.hasPrefix("proxy-")
+    }
+
+    /// `fields` without hop-by-hop fields, without those named in `Connection`, and without those
+    /// `dropping` returns `true` for (it gets the lowercased name).
+    static func forwardable(_ fields: HTTPFields, dropping: (String) -> Bool = { _ in false }) -> HTTPFields {
         var listed = Set<String>()
         for value in fields[values: .connection] {
             for token in value.split(separator: ",") {
@@ -22,9 +28,7 @@ enum HopByHopHeaders {
         var result = HTTPFields()
         for field in fields {
             let name = field.name.canonicalName
-            if names.contains(name) || name.hasPrefix("proxy-") || listed.contains(name) || extra.contains(name) {
-                continue
-            }
+            if isHopByHop(name) || listed.contains(name) || dropping(name) { continue }
             result.append(field)
         }
         return result

@@ -15,11 +15,15 @@ import Synchronization
 /// ```
 ///
 /// ## Behaviour
-/// - **Headers.** Request fields are forwarded except hop-by-hop ones (`Connection` and the
-///   fields it lists, `Keep-Alive`, `Proxy-*`, `TE`, `Trailer`, `Transfer-Encoding`, `Upgrade`),
-///   `Host` (set from the target; kept as the original host for IP direct connection),
-///   `Content-Length` and `Accept-Encoding` (the client negotiates what it decodes). The upstream
-///   status and every non-hop-by-hop response field pass through, 404 and 500 included.
+/// - **Headers.** ``NetworkUpstream/forwarding`` decides, the same on every engine. By default
+///   the page's `Cookie`, `Authorization`, `Forwarded`, `X-Forwarded-*` and `X-Real-IP` are not
+///   sent to the origin, and the origin's `Set-Cookie` and `Access-Control-*` fields do not reach
+///   the page; ``NetworkForwardingPolicy`` names the ones to let through. Hop-by-hop fields
+///   (`Connection` and the fields it lists, `Keep-Alive`, `Proxy-*`, `TE`, `Trailer`,
+///   `Transfer-Encoding`, `Upgrade`) never cross; `Host` is set from the target (kept as the
+///   original host for IP direct connection), `Content-Length` from the body, and
+///   `Accept-Encoding` by the client (it negotiates what it decodes). Every other field, and the
+///   upstream status (404 and 500 included), pass through.
 /// - **Streaming.** Each upstream chunk is written as it arrives; nothing is buffered whole.
 ///   Stopping the task cancels the handler's Swift task, which ends the body iteration and
 ///   cancels the upstream request.
@@ -82,11 +86,21 @@ public struct NetworkFallbackHandler: SchemeHandler {
     /// - Parameters:
     ///   - origin: The origin, e.g. `https://origin.example` or `http://127.0.0.1:8081`. Its
     ///     scheme defaults to `https` when missing.
+    ///   - client: The HTTP client. Default: a new ``URLSessionHTTPClient``.
+    ///   - forwarding: Which header fields cross. Default: no credentials or client identity to
+    ///     the origin, no `Set-Cookie` or CORS fields to the page (``NetworkForwardingPolicy``).
     ///   - configuration: Write-through, methods, failure observer. Default: none, GET/HEAD, none.
-    public init(origin: URL, configuration: Configuration = Configuration()) {
+    public init(
+        origin: URL,
+        client: any SchemeHTTPClient = URLSessionHTTPClient(),
+        forwarding: NetworkForwardingPolicy = NetworkForwardingPolicy(),
+        configuration: Configuration = Configuration()
+    ) {
         let rule = NetworkRewriteRule(
             scheme: origin.scheme ?? "https", host: origin.host(percentEncoded: false), port: origin.port)
-        self.init(upstream: NetworkUpstream(rewriter: NetworkRewriter(defaultRule: rule)), configuration: configuration)
+        let upstream = NetworkUpstream(
+            client: client, rewriter: NetworkRewriter(defaultRule: rule), forwarding: forwarding)
+        self.init(upstream: upstream, configuration: configuration)
     }
 
     /// "network".
@@ -125,13 +139,17 @@ public struct NetworkFallbackHandler: SchemeHandler {
             return .handled
         }
 
-        let head = NetworkUpstream.schemeResponse(for: response.head)
+        let head = upstream.schemeResponse(for: response.head)
         try await writer.writeHead(head)
         counters.forwarded.add(1, ordering: .relaxed)
 
         var file: NetworkWriteThroughFile?
+        // Judged on what the origin sent: a `Set-Cookie` withheld from the page still means "not
+        // for everyone", so the response is not stored.
         if let writeThrough = configuration.writeThrough,
-            NetworkWriteThrough.isStorable(method: request.method, url: target.logicalURL, response: head)
+            NetworkWriteThrough.isStorable(
+                method: request.method, url: target.logicalURL,
+                response: SchemeResponse(status: response.head.status, headerFields: response.head.headerFields))
         {
             file = writeThrough.begin(url: target.logicalURL, expectedLength: head.expectedContentLength)
         }

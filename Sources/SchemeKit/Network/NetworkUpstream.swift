@@ -1,13 +1,18 @@
 import Foundation
 import HTTPTypes
 
-/// How requests reach the network: the HTTP client, the URL rewriting and the timeouts. Shared by
-/// ``NetworkFallbackHandler`` and ``Preloader`` so both fetch the same way.
+/// How requests reach the network: the HTTP client, the URL rewriting, which header fields cross
+/// (``NetworkForwardingPolicy``) and the timeouts. Shared by ``NetworkFallbackHandler`` and
+/// ``Preloader`` so both fetch the same way.
 public struct NetworkUpstream: Sendable {
     /// The client. Default: a new ``URLSessionHTTPClient``.
     public var client: any SchemeHTTPClient
     /// The URL rewriting. Default: `scheme://…` → `https://…`.
     public var rewriter: NetworkRewriter
+    /// Which header fields reach the origin and come back to the page. Default: no credentials,
+    /// no client identity, no hop-by-hop fields to the origin; no `Set-Cookie` and no
+    /// `Access-Control-*` to the page (see ``NetworkForwardingPolicy``).
+    public var forwarding: NetworkForwardingPolicy
     /// The longest wait for the upstream response head. Default: 10 s.
     public var connectTimeout: Duration
     /// The longest the whole upstream exchange may take, body included. Default: 60 s.
@@ -18,25 +23,29 @@ public struct NetworkUpstream: Sendable {
     /// - Parameters:
     ///   - client: The HTTP client. Default: a new ``URLSessionHTTPClient``.
     ///   - rewriter: The URL rewriting. Default: https, same host and path.
+    ///   - forwarding: Which header fields cross. Default: ``NetworkForwardingPolicy/init(forwardedRequestFields:passedResponseFields:)``
+    ///     with nothing named.
     ///   - connectTimeout: The wait for the response head. Default: 10 s.
     ///   - timeout: The whole exchange. Default: 60 s.
     public init(
         client: any SchemeHTTPClient = URLSessionHTTPClient(),
         rewriter: NetworkRewriter = NetworkRewriter(),
+        forwarding: NetworkForwardingPolicy = NetworkForwardingPolicy(),
         connectTimeout: Duration = .seconds(10),
         timeout: Duration = .seconds(60)
     ) {
         self.client = client
         self.rewriter = rewriter
+        self.forwarding = forwarding
         self.connectTimeout = connectTimeout
         self.timeout = timeout
     }
 
-    /// The client request for a scheme request's URL, method, safe header fields and body; `nil`
-    /// when the URL has no host.
+    /// The client request for a scheme request's URL, method, header fields and body; `nil` when
+    /// the URL has no host.
     ///
-    /// Hop-by-hop fields, `Host`, `Content-Length` and `Accept-Encoding` are not forwarded; `Host`
-    /// is set when the rewrite connects to an IP address.
+    /// The header fields are those ``forwarding`` sends; `Host` is set when the rewrite connects to
+    /// an IP address.
     func clientRequest(
         url: URL,
         method: HTTPRequest.Method,
@@ -44,7 +53,7 @@ public struct NetworkUpstream: Sendable {
         body: Data?
     ) -> (SchemeHTTPClientRequest, NetworkRewriter.Target)? {
         guard let target = rewriter.target(for: url) else { return nil }
-        var fields = HopByHopHeaders.forwardable(headerFields, removing: HopByHopHeaders.requestFieldsSetByClient)
+        var fields = forwarding.requestFields(headerFields)
         if let host = target.hostHeader { fields[HTTPField.Name("Host")!] = host }
         let request = SchemeHTTPClientRequest(
             url: target.url,
@@ -57,9 +66,10 @@ public struct NetworkUpstream: Sendable {
         return (request, target)
     }
 
-    /// The response head to give the engine for an upstream head: status and safe header fields.
-    static func schemeResponse(for head: HTTPResponse) -> SchemeResponse {
-        SchemeResponse(status: head.status, headerFields: HopByHopHeaders.forwardable(head.headerFields))
+    /// The response head to give the engine for an upstream head: the status and the header
+    /// fields ``forwarding`` passes.
+    func schemeResponse(for head: HTTPResponse) -> SchemeResponse {
+        SchemeResponse(status: head.status, headerFields: forwarding.responseFields(head.headerFields))
     }
 
     /// The gateway answer for an upstream failure before the head: 504 for a timeout, else 502,

@@ -133,8 +133,8 @@ public final class Preloader: Sendable {
     ///
     /// - Parameters:
     ///   - url: The URL the engine will ask for (`app://…`) or its network equivalent.
-    ///   - headerFields: Header fields for the upstream request (hop-by-hop fields are dropped).
-    ///     Default: none.
+    ///   - headerFields: Header fields for the upstream request, of which those
+    ///     ``NetworkUpstream/forwarding`` sends are sent. Default: none.
     /// - Returns: Whether a fetch started; `false` when `url` has no host, or a fetch for it is
     ///   already running or waiting.
     @discardableResult
@@ -338,11 +338,11 @@ public final class Preloader: Sendable {
     }
 
     private func start(_ fetch: PreloadFetch, _ request: SchemeHTTPClientRequest) {
-        let client = upstream.client
+        let upstream = self.upstream
         let task = Task {
             do {
-                let response = try await client.send(request)
-                fetch.receive(head: NetworkUpstream.schemeResponse(for: response.head))
+                let response = try await upstream.client.send(request)
+                fetch.receive(head: upstream.schemeResponse(for: response.head))
                 for try await chunk in response.body {
                     fetch.receive(chunk)
                     self.enforceMemoryBound()

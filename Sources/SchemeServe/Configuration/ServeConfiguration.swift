@@ -39,6 +39,13 @@
         public var port: Int
         /// The origin unresolved paths are fetched from (`https://origin.example`), or `nil`.
         public var fallbackOrigin: URL?
+        /// Which header fields cross the fallback: `--forward-header NAME` adds to
+        /// `forwardedRequestFields`, `--pass-set-cookie` adds `Set-Cookie` to
+        /// `passedResponseFields`. Default: nothing named, so the browser's `Cookie`,
+        /// `Authorization`, `Forwarded`, `X-Forwarded-*` and `X-Real-IP` do not reach the origin, and
+        /// its `Set-Cookie` and `Access-Control-*` do not reach the page (with ``corsOrigins`` the
+        /// CORS fields are the server's own).
+        public var fallbackForwarding: NetworkForwardingPolicy
         /// Whether a path with no extension that matches no file is answered with `/index.html`.
         /// Default: `false`.
         public var spa: Bool
@@ -101,6 +108,7 @@
             self.bindAddress = "127.0.0.1"
             self.port = 8080
             self.fallbackOrigin = nil
+            self.fallbackForwarding = NetworkForwardingPolicy()
             self.spa = false
             self.imageCacheDirectory = nil
             self.corsOrigins = []

@@ -68,7 +68,7 @@
             var remote: (any SchemeHandler)?
             if let origin = configuration.fallbackOrigin {
                 guard let network = factories.network else { throw ServeError.unavailable("--fallback") }
-                remote = try network(origin)
+                remote = try network(.init(origin: origin, forwarding: configuration.fallbackForwarding))
             }
             if let directory = configuration.imageCacheDirectory {
                 guard let imageCache = factories.imageCache else { throw ServeError.unavailable("--image-cache") }

@@ -2,6 +2,7 @@
 #if Server
     public import Foundation
     public import SchemeKit
+    import SchemeKitAsyncHTTPClient
 
     /// Where the resource handlers come from: the seam between schemeserve and SchemeKit's handlers.
     ///
@@ -34,6 +35,14 @@
             public var encoders: [any SchemeContentEncoder] = []
         }
 
+        /// Options the network fallback is built with.
+        public struct NetworkOptions: Sendable {
+            /// The origin paths no local file matches are fetched from.
+            public var origin: URL
+            /// Which header fields cross; see ``ServeConfiguration/fallbackForwarding``.
+            public var forwarding: NetworkForwardingPolicy
+        }
+
         /// Makes the handler that serves files under a directory; it must pass (not answer 404) for
         /// missing files so the chain can fall back.
         public var files: @Sendable (FileOptions) throws -> any SchemeHandler
@@ -41,13 +50,13 @@
         /// there is one; the cache stores what it produces), or `nil` when unavailable.
         public var imageCache: (@Sendable (_ directory: URL, _ next: (any SchemeHandler)?) throws -> any SchemeHandler)?
         /// Makes the network fallback for an origin, or `nil` when unavailable.
-        public var network: (@Sendable (_ origin: URL) throws -> any SchemeHandler)?
+        public var network: (@Sendable (NetworkOptions) throws -> any SchemeHandler)?
 
         /// Creates factories.
         public init(
             files: @escaping @Sendable (FileOptions) throws -> any SchemeHandler,
             imageCache: (@Sendable (URL, (any SchemeHandler)?) throws -> any SchemeHandler)? = nil,
-            network: (@Sendable (URL) throws -> any SchemeHandler)? = nil
+            network: (@Sendable (NetworkOptions) throws -> any SchemeHandler)? = nil
         ) {
             self.files = files
             self.imageCache = imageCache
@@ -60,7 +69,9 @@
         /// with `bodyCache`, `Cache-Control: no-cache`),
         /// `ImageCacheHandler` over a memory tier and a disk tier in the given directory, and
         /// `NetworkFallbackHandler` rewriting `scheme://host/path` to the origin's scheme, host and
-        /// port (the origin's path is not used).
+        /// port (the origin's path is not used), with the options' forwarding policy, through
+        /// AsyncHTTPClient (`AsyncHTTPSchemeClient`: one request to the origin per request, and
+        /// real back-pressure, so memory stays bounded however slow the browser reads).
         public static var standard: ServeHandlerFactories {
             ServeHandlerFactories(
                 files: { options in
@@ -79,7 +90,10 @@
                 imageCache: { directory, next in
                     ImageCacheHandler(cache: ImageCache(disk: DiskStorage.Config(directory: directory)), upstream: next)
                 },
-                network: { origin in NetworkFallbackHandler(origin: origin) }
+                network: { options in
+                    NetworkFallbackHandler(
+                        origin: options.origin, client: AsyncHTTPSchemeClient(), forwarding: options.forwarding)
+                }
             )
         }
     }

@@ -4,9 +4,10 @@ import SchemeKitTesting
 import Synchronization
 import Testing
 
-/// Memory does not grow with the size of a response: a large body through the network fallback,
-/// a claimed preload and the callback adapter, into an engine that reads at 40 MiB/s, keeps the
-/// peak resident growth of the whole process within 64 MiB.
+/// Memory does not grow with the size of a response: a large body through the network fallback
+/// (on each client, from an origin with and without range support), a claimed preload and the
+/// callback adapter, into an engine that reads at 40 MiB/s, keeps the peak resident growth of the
+/// whole process within 64 MiB.
 ///
 /// The body is 1 GiB when `SCHEMEKIT_MEMORY_TEST_BYTES=1073741824` (what `Scripts/test.sh` runs);
 /// a plain `swift test` uses 256 MiB, so these tests do not take both cores for a minute and
@@ -22,25 +23,34 @@ struct BoundedMemoryTests {
     static let readRate = 40.0 * 1024 * 1024
     static let bound = 64 << 20
 
-    /// `size=` bodies with `Accept-Ranges` and an `ETag`, so the client can pause on Linux.
+    /// A path of its own, so the origin's counters are this test's.
     func originPath(_ name: String) -> String {
         "/" + OriginServer.unique(name)
     }
 
-    @Test(.timeLimit(.minutes(2)))
-    func oneGibibyteThroughTheNetworkFallbackStaysWithinTheBound() async throws {
-        guard try await IsolatedProcess.isInside(test: "oneGibibyteThroughTheNetworkFallbackStaysWithinTheBound") else {
-            return
-        }
+    /// What one body through the network fallback cost.
+    struct NetworkRun {
+        /// Peak resident growth of the process, in bytes.
+        var growth: Int
+        /// The origin's counters for the body's path.
+        var stats: OriginServer.Stats
+    }
+
+    /// ``size`` bytes through a `NetworkFallbackHandler` on `client` into an engine that reads at
+    /// ``readRate``, from an origin that supports ranges (`Accept-Ranges` and an `ETag`) or ignores
+    /// them. Expects the whole body, intact; returns the peak RSS growth and the origin's counters.
+    func networkFallback(_ client: NetworkTestClient, originRanges: Bool) async throws -> NetworkRun {
         let origin = try OriginServer.shared()
-        let handler = NetworkFallbackHandler(upstream: origin.upstream(timeout: TestTiming.scaled(.seconds(120))))
+        let handler = NetworkFallbackHandler(
+            upstream: origin.upstream(timeout: TestTiming.scaled(.seconds(120)), client: client.make()))
         let registry = SchemeRegistry()
         try registry.register(handler, for: "app")
-        let path = originPath("gib-network")
+        let path = originPath("gib-network-\(client.rawValue)")
         let sink = ThrottledSink(bytesPerSecond: Self.readRate)
         let probe = MemoryProbe()
+        let query = "size=\(Self.size)" + (originRanges ? "&ranges=1" : "")
         try await withTimeout(TestTiming.scaled(.seconds(100))) {
-            await registry.handle(try SchemeRequest("app://x\(path)?size=\(Self.size)&ranges=1"), sink: sink)
+            await registry.handle(try SchemeRequest("app://x\(path)?\(query)"), sink: sink)
         }
         let growth = probe.stop()
         #expect(sink.status == 200)
@@ -48,13 +58,72 @@ struct BoundedMemoryTests {
         #expect(sink.finished)
         #expect(sink.bytes == Self.size)
         #expect(sink.mismatches == 0)
-        #expect(growth <= Self.bound, "peak RSS growth \(growth >> 20) MiB")
-        // The client paused: on Linux each pause is a ranged request that continues the body.
         let stats = try await origin.stats(path)
-        #expect(stats.ranged ?? 0 > 0)
         print(
-            "network fallback, \(Self.size >> 20) MiB: peak RSS growth \(growth >> 20) MiB, \(stats.requests) requests")
+            "network fallback, \(client.rawValue), origin \(originRanges ? "with" : "without") ranges, "
+                + "\(Self.size >> 20) MiB: peak RSS growth \(growth >> 20) MiB, \(stats.requests) requests, "
+                + "\(stats.ranged ?? 0) ranged")
+        return NetworkRun(growth: growth, stats: stats)
     }
+
+    @Test(.timeLimit(.minutes(2)))
+    func oneGibibyteThroughTheNetworkFallbackStaysWithinTheBound() async throws {
+        guard try await IsolatedProcess.isInside(test: "oneGibibyteThroughTheNetworkFallbackStaysWithinTheBound") else {
+            return
+        }
+        let run = try await networkFallback(.urlSession, originRanges: true)
+        #expect(run.growth <= Self.bound, "peak RSS growth \(run.growth >> 20) MiB")
+        #if canImport(FoundationNetworking)
+            // The client paused: on Linux each pause is a ranged request that continues the body.
+            #expect(run.stats.ranged ?? 0 > 0)
+        #endif
+    }
+
+    /// URLSession from an origin that ignores `Range`: on Linux nothing can pause the transfer
+    /// (swift-corelibs-foundation restarts a suspended one, libcurl reads ahead without limit), so
+    /// the body queues at network speed. Recorded as a known issue there; `AsyncHTTPSchemeClient`
+    /// is the answer, below.
+    @Test(.timeLimit(.minutes(2)))
+    func oneGibibyteThroughURLSessionFromAnOriginWithoutRanges() async throws {
+        guard try await IsolatedProcess.isInside(test: "oneGibibyteThroughURLSessionFromAnOriginWithoutRanges") else {
+            return
+        }
+        let run = try await networkFallback(.urlSession, originRanges: false)
+        #if canImport(FoundationNetworking)
+            withKnownIssue("URLSession on Linux cannot pause a transfer the origin cannot resume") {
+                #expect(run.growth <= Self.bound, "peak RSS growth \(run.growth >> 20) MiB")
+            }
+        #else
+            #expect(run.growth <= Self.bound, "peak RSS growth \(run.growth >> 20) MiB")
+        #endif
+    }
+
+    #if AsyncHTTPClient
+        /// AsyncHTTPClient from an origin that ignores `Range`: NIO reads as the engine reads. One
+        /// request, and the bound holds.
+        @Test(.timeLimit(.minutes(2)))
+        func oneGibibyteThroughAsyncHTTPClientFromAnOriginWithoutRanges() async throws {
+            guard
+                try await IsolatedProcess.isInside(test: "oneGibibyteThroughAsyncHTTPClientFromAnOriginWithoutRanges")
+            else { return }
+            let run = try await networkFallback(.asyncHTTPClient, originRanges: false)
+            #expect(run.growth <= Self.bound, "peak RSS growth \(run.growth >> 20) MiB")
+            #expect(run.stats.requests == 1)
+            #expect(run.stats.completed == 1)
+        }
+
+        /// AsyncHTTPClient from an origin that supports ranges: still one request, no `Range` asked.
+        @Test(.timeLimit(.minutes(2)))
+        func oneGibibyteThroughAsyncHTTPClientFromARangeOrigin() async throws {
+            guard try await IsolatedProcess.isInside(test: "oneGibibyteThroughAsyncHTTPClientFromARangeOrigin") else {
+                return
+            }
+            let run = try await networkFallback(.asyncHTTPClient, originRanges: true)
+            #expect(run.growth <= Self.bound, "peak RSS growth \(run.growth >> 20) MiB")
+            #expect(run.stats.requests == 1)
+            #expect(run.stats.ranged == 0)
+        }
+    #endif
 
     @Test(.timeLimit(.minutes(2)))
     func aClaimedOneGibibytePreloadStaysWithinTheBound() async throws {

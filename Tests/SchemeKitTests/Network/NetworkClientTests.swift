@@ -3,11 +3,16 @@ import SchemeKit
 import SchemeKitTesting
 import Testing
 
-/// URLSessionHTTPClient against the real origin.
+#if AsyncHTTPClient
+    import SchemeKitAsyncHTTPClient
+#endif
+
+/// Each ``SchemeHTTPClient`` of ``NetworkTestClient`` against the real origin.
 struct NetworkClientTests {
-    @Test func returnsAtTheHeadAndStreamsTheBody() async throws {
+    @Test(arguments: NetworkTestClient.allCases)
+    func returnsAtTheHeadAndStreamsTheBody(kind: NetworkTestClient) async throws {
         let origin = try OriginServer.shared()
-        let client = URLSessionHTTPClient()
+        let client = kind.make()
         let path = "/" + OriginServer.unique("client-stream")
         let gate = OriginServer.unique("gate")
         // The origin sends the head and the first chunk, then holds the rest until released.
@@ -29,11 +34,12 @@ struct NetworkClientTests {
         #expect(try await origin.waitForStats(path) { $0.completed == 1 }.completed == 1)
     }
 
-    @Test func doesNotFollowRedirects() async throws {
+    @Test(arguments: NetworkTestClient.allCases)
+    func doesNotFollowRedirects(kind: NetworkTestClient) async throws {
         let origin = try OriginServer.shared()
         let elsewhere = "/" + OriginServer.unique("elsewhere")
         let response = try await withTimeout {
-            try await URLSessionHTTPClient().send(
+            try await kind.make().send(
                 SchemeHTTPClientRequest(url: origin.url("/redirect?status=302&header=Location:\(elsewhere)&body=moved"))
             )
         }
@@ -42,7 +48,8 @@ struct NetworkClientTests {
         #expect(try await origin.stats(elsewhere).requests == 0)
     }
 
-    @Test func connectTimeoutThrowsATimeout() async throws {
+    @Test(arguments: NetworkTestClient.allCases)
+    func connectTimeoutThrowsATimeout(kind: NetworkTestClient) async throws {
         let origin = try OriginServer.shared()
         let path = "/" + OriginServer.unique("client-slow")
         // The origin holds the head until the client gives up (it never releases the gate).
@@ -50,13 +57,14 @@ struct NetworkClientTests {
             url: origin.url("\(path)?wait=\(OriginServer.unique("gate"))&body=late"), connectTimeout: .milliseconds(200)
         )
         await #expect(throws: SchemeHTTPClientError(.timeout, detail: "no response head within 0.2 seconds")) {
-            _ = try await withTimeout { try await URLSessionHTTPClient().send(request) }
+            _ = try await withTimeout { try await kind.make().send(request) }
         }
         // The client closed the connection when it gave up.
         #expect(try await origin.waitForStats(path) { $0.aborted == 1 }.aborted == 1)
     }
 
-    @Test func overallTimeoutEndsTheBodyWithATimeout() async throws {
+    @Test(arguments: NetworkTestClient.allCases)
+    func overallTimeoutEndsTheBodyWithATimeout(kind: NetworkTestClient) async throws {
         let origin = try OriginServer.shared()
         let path = "/" + OriginServer.unique("client-overall")
         // The head and the first chunk come at once; the rest never does (the gate stays closed).
@@ -65,7 +73,7 @@ struct NetworkClientTests {
             timeout: TestTiming.scaled(.seconds(2))
         )
         let (status, error) = try await withTimeout { () -> (HTTPResponse.Status, SchemeHTTPClientError?) in
-            let response = try await URLSessionHTTPClient().send(request)
+            let response = try await kind.make().send(request)
             do {
                 for try await _ in response.body {}
                 return (response.head.status, nil)
@@ -78,11 +86,12 @@ struct NetworkClientTests {
         #expect(try await origin.waitForStats(path) { $0.aborted == 1 }.completed == 0)
     }
 
-    @Test func refusedConnectionThrowsConnectionFailed() async throws {
+    @Test(arguments: NetworkTestClient.allCases)
+    func refusedConnectionThrowsConnectionFailed(kind: NetworkTestClient) async throws {
         let request = SchemeHTTPClientRequest(url: URL(string: "http://127.0.0.1:1/")!)
         let error = try await withTimeout { () -> SchemeHTTPClientError? in
             do {
-                _ = try await URLSessionHTTPClient().send(request)
+                _ = try await kind.make().send(request)
                 return nil
             } catch let error as SchemeHTTPClientError {
                 return error
@@ -91,9 +100,10 @@ struct NetworkClientTests {
         #expect(error?.kind == .connectionFailed)
     }
 
-    @Test func droppingTheBodyCancelsTheRequest() async throws {
+    @Test(arguments: NetworkTestClient.allCases)
+    func droppingTheBodyCancelsTheRequest(kind: NetworkTestClient) async throws {
         let origin = try OriginServer.shared()
-        let client = URLSessionHTTPClient()
+        let client = kind.make()
         let path = "/" + OriginServer.unique("client-drop")
         // The origin holds the body after the first chunk; only the client can end the exchange.
         let url = origin.url("\(path)?chunks=200&chunk=1000&gate=\(OriginServer.unique("gate")):1")
@@ -107,9 +117,10 @@ struct NetworkClientTests {
         #expect(stats.completed == 0)
     }
 
-    @Test func cancellingTheConsumerCancelsTheRequest() async throws {
+    @Test(arguments: NetworkTestClient.allCases)
+    func cancellingTheConsumerCancelsTheRequest(kind: NetworkTestClient) async throws {
         let origin = try OriginServer.shared()
-        let client = URLSessionHTTPClient()
+        let client = kind.make()
         let path = "/" + OriginServer.unique("client-cancel")
         let url = origin.url("\(path)?chunks=200&chunk=1000&gate=\(OriginServer.unique("gate")):1")
         let received = Counter()
@@ -127,4 +138,34 @@ struct NetworkClientTests {
         #expect(stats.completed == 0)
         _ = try? await withTimeout { try await consumer.value }
     }
+
+    #if AsyncHTTPClient
+        /// Real back-pressure: while the consumer does not read, the origin cannot finish writing a
+        /// body larger than the socket buffers; then the whole body comes from the one request the
+        /// caller made, with no `Range` added (URLSession on Linux asks for windows instead).
+        @Test(.timeLimit(.minutes(1)))
+        func asyncHTTPClientPausesTheOriginAndSendsOneRequest() async throws {
+            let origin = try OriginServer.shared()
+            let path = "/" + OriginServer.unique("client-one-request")
+            let size = 64 << 20
+            let response = try await withTimeout {
+                try await AsyncHTTPSchemeClient().send(
+                    SchemeHTTPClientRequest(url: origin.url("\(path)?size=\(size)&ranges=1")))
+            }
+            #expect(response.head.status == .ok)
+            #expect(response.head.headerFields[.contentLength] == String(size))
+            var iterator = response.body.makeAsyncIterator()
+            var received = try await iterator.next()?.count ?? 0
+            try await Task.sleep(for: .milliseconds(500))
+            // Paused: the origin is still writing, far from the end.
+            let paused = try await origin.stats(path)
+            #expect(paused.completed == 0)
+            #expect(paused.requests == 1)
+            while let chunk = try await iterator.next() { received += chunk.count }
+            #expect(received == size)
+            let stats = try await origin.waitForStats(path) { $0.completed == 1 }
+            #expect(stats.requests == 1)
+            #expect(stats.ranged == 0)
+        }
+    #endif
 }

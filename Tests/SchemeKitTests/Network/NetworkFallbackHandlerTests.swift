@@ -16,7 +16,8 @@ struct NetworkFallbackHandlerTests {
         return sink
     }
 
-    @Test func hostToIPRewriteKeepsTheOriginalHostHeader() async throws {
+    @Test(arguments: NetworkTestClient.allCases)
+    func hostToIPRewriteKeepsTheOriginalHostHeader(client: NetworkTestClient) async throws {
         let origin = try OriginServer.shared()
         var rewriter = NetworkRewriter()
         rewriter.setRule(
@@ -24,7 +25,7 @@ struct NetworkFallbackHandlerTests {
             scheme: "app",
             host: "origin.test"
         )
-        let handler = NetworkFallbackHandler(upstream: NetworkUpstream(rewriter: rewriter))
+        let handler = NetworkFallbackHandler(upstream: NetworkUpstream(client: client.make(), rewriter: rewriter))
         let path = "/" + OriginServer.unique("ip-direct")
         let sink = try await run(handler, "app://origin.test\(path)?body=hi")
         #expect(sink.response?.status == .ok)
@@ -35,9 +36,11 @@ struct NetworkFallbackHandlerTests {
 
     /// `--fallback http://127.0.0.1:PORT/ignored`: scheme, host and port come from the origin, path
     /// and query from the request; the origin's own path is not used.
-    @Test func anOriginSendsEveryHostToItsSchemeHostAndPort() async throws {
+    @Test(arguments: NetworkTestClient.allCases)
+    func anOriginSendsEveryHostToItsSchemeHostAndPort(client: NetworkTestClient) async throws {
         let origin = try OriginServer.shared()
-        let handler = NetworkFallbackHandler(origin: URL(string: "http://127.0.0.1:\(origin.port)/ignored/path")!)
+        let handler = NetworkFallbackHandler(
+            origin: URL(string: "http://127.0.0.1:\(origin.port)/ignored/path")!, client: client.make())
         let path = "/" + OriginServer.unique("origin-init")
         let sink = try await run(handler, "app://any-host.example\(path)?body=from-origin")
         #expect(sink.response?.status == .ok)
@@ -47,9 +50,10 @@ struct NetworkFallbackHandlerTests {
         #expect(stats.hosts == ["127.0.0.1:\(origin.port)"])
     }
 
-    @Test func streamsTheFirstChunkBeforeTheOriginFinished() async throws {
+    @Test(arguments: NetworkTestClient.allCases)
+    func streamsTheFirstChunkBeforeTheOriginFinished(client: NetworkTestClient) async throws {
         let origin = try OriginServer.shared()
-        let handler = NetworkFallbackHandler(upstream: origin.upstream())
+        let handler = NetworkFallbackHandler(upstream: origin.upstream(client: client.make()))
         let registry = SchemeRegistry()
         try registry.register(handler, for: "app")
         let sink = RecordingSink()
@@ -71,9 +75,10 @@ struct NetworkFallbackHandlerTests {
         #expect(sink.violations.isEmpty)
     }
 
-    @Test func hopByHopHeadersAreNotForwarded() async throws {
+    @Test(arguments: NetworkTestClient.allCases)
+    func hopByHopHeadersAreNotForwarded(client: NetworkTestClient) async throws {
         let origin = try OriginServer.shared()
-        let handler = NetworkFallbackHandler(upstream: origin.upstream())
+        let handler = NetworkFallbackHandler(upstream: origin.upstream(client: client.make()))
         var headers = HTTPFields()
         headers[.connection] = "X-Secret"
         headers[HTTPField.Name("X-Secret")!] = "1"
@@ -99,18 +104,20 @@ struct NetworkFallbackHandlerTests {
         #expect(received[.connection] == nil)
     }
 
-    @Test(arguments: [404, 500])
-    func upstreamStatusesPassThrough(code: Int) async throws {
+    @Test(arguments: NetworkTestClient.allCases, [404, 500])
+    func upstreamStatusesPassThrough(client: NetworkTestClient, code: Int) async throws {
         let origin = try OriginServer.shared()
-        let handler = NetworkFallbackHandler(upstream: origin.upstream())
+        let handler = NetworkFallbackHandler(upstream: origin.upstream(client: client.make()))
         let sink = try await run(handler, "app://x/status-\(code)?status=\(code)&body=upstream-says-\(code)")
         #expect(sink.response?.status.code == code)
         #expect(sink.bodyString == "upstream-says-\(code)")
         #expect(sink.isFinished)
     }
 
-    @Test func upstreamDownAnswers502() async throws {
+    @Test(arguments: NetworkTestClient.allCases)
+    func upstreamDownAnswers502(client: NetworkTestClient) async throws {
         let upstream = NetworkUpstream(
+            client: client.make(),
             rewriter: NetworkRewriter(defaultRule: NetworkRewriteRule(scheme: "http", host: "127.0.0.1", port: 1))
         )
         let handler = NetworkFallbackHandler(upstream: upstream)
@@ -121,11 +128,12 @@ struct NetworkFallbackHandlerTests {
         #expect(handler.metrics.badGateway == 1)
     }
 
-    @Test func slowUpstreamHeadAnswers504() async throws {
+    @Test(arguments: NetworkTestClient.allCases)
+    func slowUpstreamHeadAnswers504(client: NetworkTestClient) async throws {
         let origin = try OriginServer.shared()
         let failures = Counter()
         let handler = NetworkFallbackHandler(
-            upstream: origin.upstream(connectTimeout: .milliseconds(300)),
+            upstream: origin.upstream(connectTimeout: .milliseconds(300), client: client.make()),
             configuration: .init(onUpstreamFailure: { _, _ in failures.increment() })
         )
         // The origin holds the head until the handler gives up (it never releases the gate).
@@ -138,9 +146,10 @@ struct NetworkFallbackHandlerTests {
         #expect(try await origin.waitForStats(path) { $0.aborted == 1 }.completed == 0)
     }
 
-    @Test func bodyCutAfterTheHeadFailsTheTask() async throws {
+    @Test(arguments: NetworkTestClient.allCases)
+    func bodyCutAfterTheHeadFailsTheTask(client: NetworkTestClient) async throws {
         let origin = try OriginServer.shared()
-        let handler = NetworkFallbackHandler(upstream: origin.upstream())
+        let handler = NetworkFallbackHandler(upstream: origin.upstream(client: client.make()))
         let sink = try await run(handler, "app://x/cut?size=100000&cut=1")
         #expect(sink.response?.status == .ok)
         #expect(sink.failure != nil)
@@ -148,9 +157,10 @@ struct NetworkFallbackHandlerTests {
         #expect(handler.metrics.cutMidBody == 1)
     }
 
-    @Test func stopMidStreamCancelsTheUpstreamRequest() async throws {
+    @Test(arguments: NetworkTestClient.allCases)
+    func stopMidStreamCancelsTheUpstreamRequest(client: NetworkTestClient) async throws {
         let origin = try OriginServer.shared()
-        let handler = NetworkFallbackHandler(upstream: origin.upstream())
+        let handler = NetworkFallbackHandler(upstream: origin.upstream(client: client.make()))
         let registry = SchemeRegistry()
         try registry.register(handler, for: "app")
         let sink = RecordingSink()
@@ -171,14 +181,15 @@ struct NetworkFallbackHandlerTests {
         #expect(sink.terminalCount == 0)
     }
 
-    @Test func writeThroughMovesTheFileIntoPlaceOnlyAfterTheWholeBody() async throws {
+    @Test(arguments: NetworkTestClient.allCases)
+    func writeThroughMovesTheFileIntoPlaceOnlyAfterTheWholeBody(client base: NetworkTestClient) async throws {
         let origin = try OriginServer.shared()
         let directory = try TemporaryDirectory()
         let store = NetworkWriteThrough(directory: directory.url)
         let gate = OriginServer.unique("gate")
         // The origin sends two chunks, then holds the other 18 until the gate opens.
         let client = QueryAppendingClient(
-            base: URLSessionHTTPClient(),
+            base: base.make(),
             query: "chunks=20&chunk=5000&gate=\(gate):2&type=text/javascript"
         )
         let handler = NetworkFallbackHandler(
@@ -200,21 +211,26 @@ struct NetworkFallbackHandlerTests {
         #expect(handler.metrics.storedWriteThrough == 1)
     }
 
-    @Test(arguments: [
-        ("size=1000&type=text/plain", true),
-        ("size=1000&type=text/plain&header=Cache-Control:no-store", false),
-        ("size=1000&type=text/plain&header=Cache-Control:private", false),
-        ("size=1000&type=text/plain&header=Set-Cookie:id%3D1", false),
-        ("size=1000&type=image/png", false),
-        ("size=1000&type=text/plain&status=404", false),
-        ("size=100000&type=text/plain&cut=1", false),
-    ])
-    func writeThroughStoresOnlyWhatMayBeStored(query: String, stored: Bool) async throws {
+    @Test(
+        arguments: NetworkTestClient.allCases,
+        [
+            ("size=1000&type=text/plain", true),
+            ("size=1000&type=text/plain&header=Cache-Control:no-store", false),
+            ("size=1000&type=text/plain&header=Cache-Control:private", false),
+            ("size=1000&type=text/plain&header=Set-Cookie:id%3D1", false),
+            ("size=1000&type=image/png", false),
+            ("size=1000&type=text/plain&status=404", false),
+            ("size=100000&type=text/plain&cut=1", false),
+        ])
+    func writeThroughStoresOnlyWhatMayBeStored(client base: NetworkTestClient, expectation: (String, Bool))
+        async throws
+    {
+        let (query, stored) = expectation
         let origin = try OriginServer.shared()
         let directory = try TemporaryDirectory()
         let store = NetworkWriteThrough(directory: directory.url)
         // Scheme URLs with a query are never stored, so a client adds the origin's query.
-        let client = QueryAppendingClient(base: URLSessionHTTPClient(), query: query)
+        let client = QueryAppendingClient(base: base.make(), query: query)
         let handler = NetworkFallbackHandler(
             upstream: origin.upstream(client: client),
             configuration: .init(writeThrough: store)

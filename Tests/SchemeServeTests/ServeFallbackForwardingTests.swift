@@ -1,0 +1,119 @@
+// Built with the package trait `Server` (on by default); without it the module is empty.
+#if Server
+    import Foundation
+    import LoopbackTestSupport
+    import Testing
+
+    /// What `schemeserve --fallback` lets cross, run as a user runs it: the built binary in front of a
+    /// real loopback origin (`Tests/Fixtures/origin.py`) that echoes the request fields it got and
+    /// answers with `Set-Cookie` and `Access-Control-Allow-Origin: *`.
+    @Suite(.serialized, .timeLimit(.minutes(3)))
+    struct ServeFallbackForwardingTests {
+        /// What a browser on `localhost` may send: other local apps' cookies, credentials, and
+        /// client identity a proxy in front would add.
+        static let browserFields = [
+            "Cookie": "other-app-session=secret",
+            "Authorization": "Bearer page-token",
+            "Proxy-Authorization": "Basic eDp5",
+            "X-Forwarded-For": "203.0.113.7",
+            "X-Forwarded-Host": "evil.example",
+            "Forwarded": "for=203.0.113.7",
+            "X-Real-IP": "203.0.113.7",
+            "Origin": "http://app.example",
+            "X-Plain": "kept",
+        ]
+
+        static let target =
+            "/forwarding?echo=1&header=Set-Cookie:origin-session%3D1&header=Access-Control-Allow-Origin:*"
+            + "&header=Access-Control-Allow-Credentials:true&header=X-Origin:answered"
+
+        struct Exchange {
+            /// Lowercased names and values of the fields the origin received.
+            var sent: [String: String]
+            /// The response the page got.
+            var response: RawHTTP.Response
+        }
+
+        /// Starts an origin and `schemeserve <sample app> --fallback <origin> <arguments>`, sends one
+        /// browser-like request for a path no file matches.
+        func exchange(_ arguments: [String] = []) throws -> Exchange {
+            let origin = try OriginProcess(maxLifetime: 120)
+            defer { origin.stop() }
+            let server = try ServeProcess(
+                [ServeProcessTests.sampleApp, "--fallback", "http://127.0.0.1:\(origin.port)"] + arguments)
+            defer { server.stop() }
+            let response = try RawHTTP.request(port: server.port, Self.target, headers: Self.browserFields)
+            #expect(response.status == 200, "\(response.text)")
+            struct Echo: Decodable { var headers: [[String]] }
+            let echo = try JSONDecoder().decode(Echo.self, from: response.body)
+            var sent: [String: String] = [:]
+            for pair in echo.headers { sent[pair[0].lowercased()] = pair[1] }
+            return Exchange(sent: sent, response: response)
+        }
+
+        @Test func byDefaultNoCredentialsReachTheOriginAndNoCookieOrCORSReachesThePage() throws {
+            let exchange = try exchange()
+            for name in [
+                "cookie", "authorization", "proxy-authorization", "x-forwarded-for", "x-forwarded-host", "forwarded",
+                "x-real-ip",
+            ] {
+                #expect(exchange.sent[name] == nil, "\(name) reached the origin")
+            }
+            #expect(exchange.sent["x-plain"] == "kept")
+            // One request, as the browser sent it: AsyncHTTPClient adds no `Range` window (URLSession
+            // on Linux would).
+            #expect(exchange.sent["range"] == nil)
+            #expect(exchange.response.header("Set-Cookie") == nil)
+            #expect(exchange.response.header("Access-Control-Allow-Origin") == nil)
+            #expect(exchange.response.header("Access-Control-Allow-Credentials") == nil)
+            #expect(exchange.response.header("X-Origin") == "answered")
+        }
+
+        @Test func aForwardedHeaderReachesTheOriginAndPassSetCookiePassesTheCookie() throws {
+            let exchange = try exchange([
+                "--forward-header", "Authorization", "--forward-header", "x-forwarded-for", "--pass-set-cookie",
+            ])
+            #expect(exchange.sent["authorization"] == "Bearer page-token")
+            #expect(exchange.sent["x-forwarded-for"] == "203.0.113.7")
+            for name in ["cookie", "proxy-authorization", "x-forwarded-host", "forwarded", "x-real-ip"] {
+                #expect(exchange.sent[name] == nil, "\(name) reached the origin")
+            }
+            #expect(exchange.response.header("Set-Cookie") == "origin-session=1")
+            #expect(exchange.response.header("Access-Control-Allow-Origin") == nil)
+        }
+
+        /// With `--cors` the CORS fields are the server's own: the origin's `*` never reaches the page.
+        @Test func corsFieldsAreTheServersOwn() throws {
+            let allowed = try exchange(["--cors", "http://app.example"])
+            #expect(allowed.response.header("Access-Control-Allow-Origin") == "http://app.example")
+            #expect(allowed.response.header("Access-Control-Allow-Credentials") == nil)
+            let other = try exchange(["--cors", "http://other.example"])
+            #expect(other.response.header("Access-Control-Allow-Origin") == nil)
+        }
+
+        @Test(arguments: [
+            (
+                "Connection",
+                "invalid --forward-header 'Connection': a hop-by-hop field describes one connection and is never forwarded"
+            ),
+            (
+                "Proxy-Authorization",
+                "invalid --forward-header 'Proxy-Authorization': a hop-by-hop field describes one connection and is never forwarded"
+            ),
+            ("Host", "invalid --forward-header 'Host': the HTTP client sets Host itself"),
+            ("bad name", "invalid --forward-header 'bad name': give a header field name such as Authorization"),
+        ])
+        func aFieldThatCannotBeForwardedIsRefusedAtStartUp(name: String, message: String) throws {
+            try CommandLineMessageTests.expectOneLine(
+                [ServeProcessTests.sampleApp, "--fallback", "http://127.0.0.1:1", "--forward-header", name], message)
+        }
+
+        @Test func forwardingOptionsNeedAFallback() throws {
+            try CommandLineMessageTests.expectOneLine(
+                [ServeProcessTests.sampleApp, "--forward-header", "Authorization"],
+                "--forward-header needs --fallback <origin>")
+            try CommandLineMessageTests.expectOneLine(
+                [ServeProcessTests.sampleApp, "--pass-set-cookie"], "--pass-set-cookie needs --fallback <origin>")
+        }
+    }
+#endif
