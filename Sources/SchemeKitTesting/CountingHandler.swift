@@ -10,7 +10,7 @@ import Synchronization
 /// _ = try await engine.run("app://localhost/a")
 /// #expect(counted.calls == 1 && counted.handled == 1 && counted.inFlight == 0)
 /// ```
-public final class CountingHandler<Wrapped: SchemeHandler>: SchemeHandler {
+public final class CountingHandler<Wrapped: SchemeHandler>: SchemeForwardingHandler {
     /// A snapshot of the counters.
     public struct Counts: Sendable, Hashable {
         /// Requests the handler was asked to answer.
@@ -36,12 +36,6 @@ public final class CountingHandler<Wrapped: SchemeHandler>: SchemeHandler {
         self.wrapped = wrapped
     }
 
-    /// The wrapped handler's methods.
-    public var supportedMethods: Set<HTTPRequest.Method> { wrapped.supportedMethods }
-
-    /// The wrapped handler's name.
-    public var name: String { wrapped.name }
-
     /// Every counter at once.
     public var counts: Counts { state.withLock { $0 } }
     /// Requests the handler was asked to answer.
@@ -57,30 +51,39 @@ public final class CountingHandler<Wrapped: SchemeHandler>: SchemeHandler {
     /// Calls that have not returned yet.
     public var inFlight: Int { counts.inFlight }
 
-    /// Calls the wrapped handler and counts the outcome.
-    public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome
-    {
-        state.withLock {
-            $0.calls += 1
-            $0.inFlight += 1
-        }
-        do {
-            let outcome = try await wrapped.handle(request, writer: writer)
-            let cancelled = Task.isCancelled
-            state.withLock {
-                $0.inFlight -= 1
-                if outcome == .handled { $0.handled += 1 } else { $0.passed += 1 }
-                if cancelled { $0.cancelled += 1 }
+    /// The wrapped handler's answer, counted: an answer known at once counts as handled (or
+    /// passed) at once; a writing answer when it returns, throws or is cancelled.
+    public func answer(to request: SchemeRequest) -> SchemeAnswer {
+        state.withLock { $0.calls += 1 }
+        switch wrapped.answer(to: request) {
+        case .passed:
+            state.withLock { $0.passed += 1 }
+            return .passed
+        case .response(let response):
+            state.withLock { $0.handled += 1 }
+            return .response(response)
+        case .writing(let write):
+            state.withLock { $0.inFlight += 1 }
+            return .writing { [state] writer in
+                do {
+                    let outcome = try await write(writer)
+                    let cancelled = Task.isCancelled
+                    state.withLock {
+                        $0.inFlight -= 1
+                        if outcome == .handled { $0.handled += 1 } else { $0.passed += 1 }
+                        if cancelled { $0.cancelled += 1 }
+                    }
+                    return outcome
+                } catch {
+                    let cancelled = Task.isCancelled
+                    state.withLock {
+                        $0.inFlight -= 1
+                        $0.threw += 1
+                        if cancelled { $0.cancelled += 1 }
+                    }
+                    throw error
+                }
             }
-            return outcome
-        } catch {
-            let cancelled = Task.isCancelled
-            state.withLock {
-                $0.inFlight -= 1
-                $0.threw += 1
-                if cancelled { $0.cancelled += 1 }
-            }
-            throw error
         }
     }
 }

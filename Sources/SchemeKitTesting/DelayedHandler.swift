@@ -14,7 +14,7 @@ public import SchemeKit
 /// let slow = DelayedHandler(StaticHandler("late"), delay: .milliseconds(200))
 /// let result = try await ScriptedEngine(serving: slow).run("app://localhost/", stoppingAt: .beforeHead)
 /// ```
-public struct DelayedHandler<Wrapped: SchemeHandler>: SchemeHandler {
+public struct DelayedHandler<Wrapped: SchemeHandler>: SchemeForwardingHandler {
     /// The handler that answers after the delay.
     public let wrapped: Wrapped
     /// How long to wait before the wrapped handler runs.
@@ -34,25 +34,16 @@ public struct DelayedHandler<Wrapped: SchemeHandler>: SchemeHandler {
         self.clock = clock
     }
 
-    /// The wrapped handler's methods.
-    public var supportedMethods: Set<HTTPRequest.Method> { wrapped.supportedMethods }
-
-    /// The wrapped handler's name.
-    public var name: String { wrapped.name }
-
-    /// Sleeps for ``delay``, then calls the wrapped handler.
-    ///
-    /// - Throws: `CancellationError` when the task is stopped during the wait.
-    public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome
-    {
-        try await Self.handle(request, writer: writer, wrapped: wrapped, delay: delay, clock: clock)
+    /// Sleeps for ``delay``, then gives the wrapped handler's answer (a writing answer: the wait
+    /// happens in the task, where a stop interrupts it with `CancellationError`).
+    public func answer(to request: SchemeRequest) -> SchemeAnswer {
+        Self.shaped(wrapped, delay: delay, clock: clock).answer(to: request)
     }
 
     /// Opens the clock's existential, so the shaped handler is specialised for its concrete type.
-    private static func handle<C: Clock<Duration>>(
-        _ request: SchemeRequest, writer: some SchemeResponseWriter, wrapped: Wrapped, delay: Duration, clock: C
-    ) async throws -> SchemeHandlerOutcome {
-        try await ShapedHandler(wrapped, conditions: NetworkConditions(latency: .fixed(delay)), clock: clock)
-            .handle(request, writer: writer)
+    private static func shaped<C: Clock<Duration>>(_ wrapped: Wrapped, delay: Duration, clock: C)
+        -> any SchemeHandler
+    {
+        ShapedHandler(wrapped, conditions: NetworkConditions(latency: .fixed(delay)), clock: clock)
     }
 }

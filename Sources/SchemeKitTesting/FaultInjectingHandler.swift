@@ -20,7 +20,7 @@ import Synchronization
 /// Misuse faults catch the error the writer throws for the misuse, record it in ``rejections``,
 /// and let the wrapped handler carry on, so a test sees both the typed error and the intact
 /// response. Error faults propagate: the task fails.
-public final class FaultInjectingHandler<Wrapped: SchemeHandler>: SchemeHandler {
+public final class FaultInjectingHandler<Wrapped: SchemeHandler>: SchemeForwardingHandler {
     /// The handler the fault is injected into.
     public let wrapped: Wrapped
     /// The fault.
@@ -33,18 +33,17 @@ public final class FaultInjectingHandler<Wrapped: SchemeHandler>: SchemeHandler 
         self.fault = fault
     }
 
-    /// The wrapped handler's methods.
-    public var supportedMethods: Set<HTTPRequest.Method> { wrapped.supportedMethods }
-
-    /// The wrapped handler's name.
-    public var name: String { wrapped.name }
-
     /// The errors the writer threw for injected misuse, across every request so far. With a
     /// guarded writer each is a `SchemeTaskError` (or `CancellationError` after a stop).
     public var rejections: [any Error] { rejected.withLock { $0 } }
 
-    /// Runs the wrapped handler with the fault injected.
-    public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome
+    /// A writing answer that writes the wrapped handler's answer with the fault injected.
+    public func answer(to request: SchemeRequest) -> SchemeAnswer {
+        .writing { writer in try await self.perform(request, writer: writer) }
+    }
+
+    private func perform(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws
+        -> SchemeHandlerOutcome
     {
         switch fault.kind {
         case .throwBeforeHead(let error):
@@ -53,7 +52,8 @@ public final class FaultInjectingHandler<Wrapped: SchemeHandler>: SchemeHandler 
             try await writer.fail(error)
             return .handled
         default:
-            return try await wrapped.handle(request, writer: FaultWriter(base: writer, fault: fault, owner: self))
+            return try await wrapped.answer(to: request).perform(
+                request: request, with: FaultWriter(base: writer, fault: fault, owner: self))
         }
     }
 

@@ -13,7 +13,7 @@ public import SchemeKit
 ///
 /// The trace name (`SchemeHandler/name`) is the wrapped handler's, so
 /// `SchemeTask/respondingHandler` names the handler that really answered.
-public struct StubHandler<Wrapped: SchemeHandler>: SchemeHandler {
+public struct StubHandler<Wrapped: SchemeHandler>: SchemeForwardingHandler {
     /// Which requests this stub answers.
     public let matcher: RequestMatcher
     /// The handler that answers matching requests.
@@ -25,17 +25,9 @@ public struct StubHandler<Wrapped: SchemeHandler>: SchemeHandler {
         self.wrapped = wrapped
     }
 
-    /// The wrapped handler's methods.
-    public var supportedMethods: Set<HTTPRequest.Method> { wrapped.supportedMethods }
-
-    /// The wrapped handler's name.
-    public var name: String { wrapped.name }
-
-    /// Calls the wrapped handler when the request matches; passes otherwise.
-    public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome
-    {
-        guard matcher.matches(request) else { return .passed }
-        return try await wrapped.handle(request, writer: writer)
+    /// The wrapped handler's answer when the request matches; passes otherwise.
+    public func answer(to request: SchemeRequest) -> SchemeAnswer {
+        matcher.matches(request) ? wrapped.answer(to: request) : .passed
     }
 }
 

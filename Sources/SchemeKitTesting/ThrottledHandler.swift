@@ -16,7 +16,7 @@ public import SchemeKit
 /// _ = try await ScriptedEngine(serving: slow).run("app://localhost/big")
 /// #expect(clock.totalSlept == .seconds(10))
 /// ```
-public struct ThrottledHandler<Wrapped: SchemeHandler>: SchemeHandler {
+public struct ThrottledHandler<Wrapped: SchemeHandler>: SchemeForwardingHandler {
     /// The handler whose body is throttled.
     public let wrapped: Wrapped
     /// The bandwidth, in bytes per second (at least 1).
@@ -45,16 +45,9 @@ public struct ThrottledHandler<Wrapped: SchemeHandler>: SchemeHandler {
         self.clock = clock
     }
 
-    /// The wrapped handler's methods.
-    public var supportedMethods: Set<HTTPRequest.Method> { wrapped.supportedMethods }
-
-    /// The wrapped handler's name.
-    public var name: String { wrapped.name }
-
-    /// Calls the wrapped handler with a writer that paces its body.
-    public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome
-    {
-        try await Self.handle(request, writer: writer, wrapped: wrapped, conditions: conditions, clock: clock)
+    /// The wrapped handler's answer, written through a writer that paces its body.
+    public func answer(to request: SchemeRequest) -> SchemeAnswer {
+        Self.shaped(wrapped, conditions: conditions, clock: clock).answer(to: request)
     }
 
     /// The conditions this handler stands for.
@@ -63,10 +56,9 @@ public struct ThrottledHandler<Wrapped: SchemeHandler>: SchemeHandler {
     }
 
     /// Opens the clock's existential, so the shaped handler is specialised for its concrete type.
-    private static func handle<C: Clock<Duration>>(
-        _ request: SchemeRequest, writer: some SchemeResponseWriter, wrapped: Wrapped, conditions: NetworkConditions,
-        clock: C
-    ) async throws -> SchemeHandlerOutcome {
-        try await ShapedHandler(wrapped, conditions: conditions, clock: clock).handle(request, writer: writer)
+    private static func shaped<C: Clock<Duration>>(_ wrapped: Wrapped, conditions: NetworkConditions, clock: C)
+        -> any SchemeHandler
+    {
+        ShapedHandler(wrapped, conditions: conditions, clock: clock)
     }
 }

@@ -64,7 +64,7 @@ import HTTPTypes
 /// Larger bodies stream chunk by chunk: memory stays at one chunk whatever the size, offsets are
 /// 64-bit, and the loop checks for cancellation before each read, so stopping the task stops the
 /// reading at once. Where reads run is ``Configuration/readMode``.
-public struct LocalFileHandler: SchemeImmediateHandler {
+public struct LocalFileHandler: SchemeHandler {
     /// The configuration.
     public let configuration: Configuration
     let detector = MIMEDetector()
@@ -95,11 +95,12 @@ public struct LocalFileHandler: SchemeImmediateHandler {
     /// "files".
     public var name: String { "files" }
 
-    /// Answers GET and HEAD from the directory; passes when nothing matches.
-    public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome
-    {
-        let negotiation = negotiate(request)
-        switch try locate(request, negotiation: negotiation) {
+    /// Answers GET and HEAD from what the immediate half of ``answer(to:)`` located (and left
+    /// open), by reading what it must: the writing half.
+    func respondByReading(
+        _ request: SchemeRequest, _ location: Location, negotiation: Negotiation, writer: some SchemeResponseWriter
+    ) async throws -> SchemeHandlerOutcome {
+        switch location {
         case .passed:
             return .passed
         case .refused(let status):
@@ -113,7 +114,6 @@ public struct LocalFileHandler: SchemeImmediateHandler {
             return .handled
         case .file(let file, let name, let encoding, let directPath):
             defer { file.close() }
-            FileReadProbe.current?.opened(device: file.device, inode: file.inode)
             try await serve(
                 file, name: name, encoding: encoding, encoder: negotiation.encoder, request: request, writer: writer)
             // The body is kept now: the next request for this path takes one `lstat`.
@@ -127,7 +127,7 @@ public struct LocalFileHandler: SchemeImmediateHandler {
     }
 
     /// What a request names, found by the one decoder (``SafeRelativePath``) and the one resolver
-    /// (``FileResolver``): shared by ``handle(_:writer:)`` and ``immediateAnswer(to:)``.
+    /// (``FileResolver``): shared by both halves of ``answer(to:)``.
     enum Location {
         /// Nothing here (the root exists): the next handler may answer.
         case passed

@@ -1,4 +1,4 @@
-public import HTTPTypes
+import HTTPTypes
 
 /// Wraps a handler and sets or removes its response headers by path, as a ``HeaderPolicy`` says.
 ///
@@ -8,57 +8,53 @@ public import HTTPTypes
 /// head is rewritten on its way to the engine and every other call (body, finish, failure, the
 /// engine's body memory) is forwarded untouched. When a rule changes `Content-Type`, the head's
 /// ``SchemeResponse/mimeType`` and ``SchemeResponse/textEncodingName`` follow it. A request no
-/// rule matches costs one pattern match per rule and no wrapping. It answers at once
-/// (``SchemeImmediateHandler``) when the wrapped handler does, with the same rules applied, and it
-/// passes the engine's file regions through (only the head is rewritten).
+/// rule matches costs one pattern match per rule and no wrapping. Its answer is known at once when
+/// the wrapped handler's is, with the same rules applied, and it passes the engine's file regions
+/// through (only the head is rewritten).
 ///
 /// Created with ``SchemeHandler/headerPolicy(_:)``:
 ///
 /// ```swift
 /// let files = LocalFileHandler(root: root).headerPolicy(.crossOriginIsolation())
 /// ```
-public struct HeaderPolicyHandler<Wrapped: SchemeHandler>: SchemeImmediateHandler {
+public struct HeaderPolicyHandler<Wrapped: SchemeHandler>: SchemeForwardingHandler {
     /// The handler whose responses get the headers.
     public let wrapped: Wrapped
     /// The rules.
     public let policy: HeaderPolicy
-    /// The wrapped handler as an immediate handler, cast once here.
-    private let immediate: (any SchemeImmediateHandler)?
 
     /// Applies `policy` to `wrapped`'s responses.
     public init(_ wrapped: Wrapped, policy: HeaderPolicy) {
         self.wrapped = wrapped
         self.policy = policy
-        self.immediate = wrapped as? any SchemeImmediateHandler
     }
 
-    /// The wrapped handler's methods.
-    public var supportedMethods: Set<HTTPRequest.Method> { wrapped.supportedMethods }
-
-    /// The wrapped handler's name.
-    public var name: String { wrapped.name }
-
-    /// Calls the wrapped handler with a writer that applies the rules for the request's path.
-    public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome
-    {
+    /// The wrapped handler's answer with the rules for the request's path applied: to the head of
+    /// a response known at once, or through a writer that rewrites the head of a writing answer.
+    public func answer(to request: SchemeRequest) -> SchemeAnswer {
+        let answer = wrapped.answer(to: request)
         let rules = policy.rules(for: request.normalizedPath)
-        guard !rules.isEmpty else { return try await wrapped.handle(request, writer: writer) }
-        return try await wrapped.handle(request, writer: HeaderPolicyWriter(base: writer, rules: rules))
-    }
-
-    /// The wrapped handler's immediate answer with the rules applied; deferred when the wrapped
-    /// handler is no ``SchemeImmediateHandler``.
-    public func immediateAnswer(to request: SchemeRequest) -> SchemeImmediateAnswer {
-        guard let immediate else { return .deferred }
-        let answer = immediate.immediateAnswer(to: request)
-        guard case .response(var response) = answer else { return answer }
-        let rules = policy.rules(for: request.normalizedPath)
-        if !rules.isEmpty {
+        guard !rules.isEmpty else { return answer }
+        switch answer {
+        case .passed:
+            return .passed
+        case .response(var response):
             response.head = HeaderPolicy.rewrite(response.head, rules)
             // The rules depend on the path, not only on the representation the id names.
             response.representationID = nil
+            return .response(response)
+        case .writing(let write):
+            return .writing { writer in try await write(Self.rewriting(writer, rules)) }
         }
-        return .response(response)
+    }
+}
+
+extension HeaderPolicyHandler {
+    /// `writer` with `rules` applied to the head it writes.
+    fileprivate static func rewriting(_ writer: some SchemeResponseWriter, _ rules: [HeaderRule])
+        -> any SchemeResponseWriter
+    {
+        HeaderPolicyWriter(base: writer, rules: rules)
     }
 }
 

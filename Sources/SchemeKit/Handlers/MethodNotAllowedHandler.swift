@@ -5,7 +5,7 @@ import HTTPTypes
 ///
 /// The registry uses it when the chosen handler does not list the request's method in
 /// ``SchemeHandler/supportedMethods``.
-struct MethodNotAllowedHandler: SchemeImmediateHandler {
+struct MethodNotAllowedHandler: SchemeHandler {
     let allowed: Set<HTTPRequest.Method>
 
     var name: String { "method-filter" }
@@ -14,13 +14,7 @@ struct MethodNotAllowedHandler: SchemeImmediateHandler {
         [.get, .head, .post, .put, .delete, .patch, .options, .trace, .connect]
     }
 
-    func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome {
-        let answer = response(to: request)
-        try await writer.respond(answer.head, body: answer.body)
-        return .handled
-    }
-
-    func immediateAnswer(to request: SchemeRequest) -> SchemeImmediateAnswer {
+    func answer(to request: SchemeRequest) -> SchemeAnswer {
         .response(response(to: request))
     }
 

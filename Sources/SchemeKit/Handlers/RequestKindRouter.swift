@@ -52,14 +52,21 @@ public struct RequestKindRouter: SchemeHandler {
     /// "kind-router".
     public var name: String { "kind-router" }
 
-    /// Sends the request to the handler for its kind.
-    public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome
-    {
+    /// The answer of the handler for the request's kind (known at once when that handler's is).
+    public func answer(to request: SchemeRequest) -> SchemeAnswer {
         guard let entry = entries[RequestKind.of(request)] ?? fallbackEntry,
             entry.methods.contains(request.method)
         else { return .passed }
-        return try await SchemeHandlerTrace.$name.withValue(entry.name) {
-            try await entry.handler.handle(request, writer: writer)
+        switch entry.handler.answer(to: request) {
+        case .passed:
+            return .passed
+        case .response(var response):
+            if response.answeredBy == nil { response.answeredBy = entry.name }
+            return .response(response)
+        case .writing(let write):
+            return .writing { writer in
+                try await SchemeHandlerTrace.$name.withValue(entry.name) { try await write(writer) }
+            }
         }
     }
 }

@@ -10,12 +10,12 @@ public import HTTPTypes
 /// let chain = SchemeHandlerChain(localFiles, imageCache, network)
 /// ```
 ///
-/// The chain supports the union of its handlers' methods and calls only the handlers that
-/// support the request's method. It answers at once (``SchemeImmediateHandler``) when the
-/// handlers it asks do: the first immediate response wins, immediate passes go on to the next
-/// handler, and the first handler that cannot answer at once defers the whole request to
-/// ``handle(_:writer:)``.
-public struct SchemeHandlerChain: SchemeImmediateHandler {
+/// The chain supports the union of its handlers' methods and asks only the handlers that
+/// support the request's method. Its answer (``answer(to:)``) is known at once as far as its
+/// handlers' are: the first response wins, a pass goes on to the next handler, and the first
+/// handler that writes over time makes the whole answer a writing one, which asks the remaining
+/// handlers in turn if that one passes.
+public struct SchemeHandlerChain: SchemeHandler {
     /// The handlers, in the order they are asked.
     public let handlers: [any SchemeHandler]
     /// The union of the handlers' methods.
@@ -27,17 +27,12 @@ public struct SchemeHandlerChain: SchemeImmediateHandler {
         let handler: any SchemeHandler
         let name: String
         let methods: Set<HTTPRequest.Method>
-        /// The handler as an immediate handler, found once here rather than cast per request.
-        let immediate: (any SchemeImmediateHandler)?
     }
 
     /// Creates a chain from an array of handlers. Their names and methods are read once, here.
     public init(_ handlers: [any SchemeHandler]) {
         self.handlers = handlers
-        self.entries = handlers.map {
-            Entry(
-                handler: $0, name: $0.name, methods: $0.supportedMethods, immediate: $0 as? any SchemeImmediateHandler)
-        }
+        self.entries = handlers.map { Entry(handler: $0, name: $0.name, methods: $0.supportedMethods) }
         self.supportedMethods = entries.reduce(into: []) { $0.formUnion($1.methods) }
     }
 
@@ -49,31 +44,30 @@ public struct SchemeHandlerChain: SchemeImmediateHandler {
     /// "chain".
     public var name: String { "chain" }
 
-    /// Asks each handler that supports the method until one answers.
-    public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome
-    {
-        for entry in entries where entry.methods.contains(request.method) {
-            try Task.checkCancellation()
-            let outcome = try await SchemeHandlerTrace.$name.withValue(entry.name) {
-                try await entry.handler.handle(request, writer: writer)
-            }
-            if outcome == .handled { return .handled }
-        }
-        return .passed
-    }
-
-    /// Asks each handler that supports the method for an immediate answer, in order: a response
-    /// wins, a pass goes on, and a handler that cannot answer at once (or is no
-    /// ``SchemeImmediateHandler``) defers the request.
-    public func immediateAnswer(to request: SchemeRequest) -> SchemeImmediateAnswer {
-        for entry in entries where entry.methods.contains(request.method) {
-            guard let immediate = entry.immediate else { return .deferred }
-            switch immediate.immediateAnswer(to: request) {
-            case .passed: continue
-            case .deferred: return .deferred
+    /// Asks each handler that supports the method, in order: a response wins (named after its
+    /// handler), a pass goes on, a writing answer is run — and, if it passes, the handlers after it.
+    public func answer(to request: SchemeRequest) -> SchemeAnswer {
+        for (index, entry) in entries.enumerated() where entry.methods.contains(request.method) {
+            switch entry.handler.answer(to: request) {
+            case .passed:
+                continue
             case .response(var response):
                 if response.answeredBy == nil { response.answeredBy = entry.name }
                 return .response(response)
+            case .writing(let write):
+                let rest = entries[(index + 1)...]
+                return .writing { writer in
+                    let outcome = try await SchemeHandlerTrace.$name.withValue(entry.name) { try await write(writer) }
+                    if outcome == .handled { return .handled }
+                    for next in rest where next.methods.contains(request.method) {
+                        try Task.checkCancellation()
+                        let outcome = try await SchemeHandlerTrace.$name.withValue(next.name) {
+                            try await next.handler.answer(to: request).perform(request: request, with: writer)
+                        }
+                        if outcome == .handled { return .handled }
+                    }
+                    return .passed
+                }
             }
         }
         return .passed

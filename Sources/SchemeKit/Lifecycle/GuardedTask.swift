@@ -134,10 +134,18 @@ final class GuardedTask: @unchecked Sendable {
         for waiter in resumed { waiter.resume() }
     }
 
-    /// Runs the handler in a child Swift task and waits for it; a cancellation of the calling
-    /// task stops this task. The caller's own task is never cancelled by a stop.
+    /// A handler's writing answer.
+    typealias Writing = @Sendable (any SchemeResponseWriter) async throws -> SchemeHandlerOutcome
+
+    /// Runs the handler and returns when the task is over.
+    ///
+    /// The handler's answer is asked here, on the calling thread. An answer known at once is
+    /// delivered here too, with no Swift task and no suspension. A writing answer runs in a child
+    /// task of its own (a stop never cancels the caller's task), awaited; a cancellation of the
+    /// calling task stops this task.
     func run() async {
-        guard let handlerTask = launch(.immediate) else { return }
+        guard begin(), case .write(let writing) = answer() else { return }
+        let handlerTask = spawn(.immediate, writing)
         await withTaskCancellationHandler {
             await handlerTask.value
         } onCancel: {
@@ -145,27 +153,44 @@ final class GuardedTask: @unchecked Sendable {
         }
     }
 
-    /// Starts the handler in a Swift task of its own; `nil` when it must not run (already
-    /// started, or stopped first).
-    @discardableResult
-    func launch(_ launch: Launch) -> Task<Void, Never>? {
+    /// Starts the handler; returns at once. With ``Launch/immediate`` the answer is asked on the
+    /// calling thread (and delivered there when known at once); with ``Launch/newTask`` everything
+    /// happens in a new Swift task, so no handler code runs on the caller's thread.
+    func launch(_ launch: Launch) {
+        guard begin() else { return }
+        switch launch {
+        case .immediate:
+            guard case .write(let writing) = answer() else { return }
+            spawn(.immediate, writing)
+        case .newTask:
+            spawn(.newTask, nil)
+        }
+    }
+
+    /// Marks the task started; `false` (and the task complete) when it must not run: already
+    /// started, or stopped first.
+    private func begin() -> Bool {
         lock.lock()
         guard machine.start() == .run else {
             let resumed = completeLocked()
             lock.unlock()
             for waiter in resumed { waiter.resume() }
-            return nil
+            return false
         }
         lock.unlock()
+        return true
+    }
 
+    /// Starts `writing` (or, for `nil`, the whole answer) in the handler's own Swift task.
+    @discardableResult
+    private func spawn(_ launch: Launch, _ writing: Writing?) -> Task<Void, Never> {
         let task: Task<Void, Never>
         switch launch {
         case .newTask:
-            task = Task { await self.runHandler() }
+            task = Task { await self.runHandler(writing) }
         case .immediate:
-            task = Self.immediateTask { await self.runHandler() }
+            task = Self.immediateTask { await self.runHandler(writing) }
         }
-
         // The handler may already have returned (it ran inline until it finished), or the engine
         // may have stopped the task while it ran inline, before the handle existed.
         lock.lock()
@@ -188,6 +213,82 @@ final class GuardedTask: @unchecked Sendable {
         #endif
     }
 
+    /// What ``answer()`` did.
+    private enum Answering {
+        /// The answer was known at once and is delivered (or on its way on the delivery queue):
+        /// the task is complete, or completes with that delivery.
+        case delivered
+        /// The answer is written over time: run it.
+        case write(Writing)
+    }
+
+    /// Asks the handler for its answer and delivers it when it is known at once.
+    private func answer() -> Answering {
+        switch handler?.answer(to: request) ?? .passed {
+        case .writing(let writing):
+            return .write(writing)
+        case .response(let response):
+            let body = request.method == .head || response.body.isEmpty ? nil : SchemeBody(response.body)
+            deliverWhole(head: response.head, body: body, answeredBy: response.answeredBy ?? handlerName)
+            return .delivered
+        case .passed:
+            if sink.receivesPassed {
+                deliverWhole(head: nil, body: nil, answeredBy: nil)
+            } else {
+                let (head, body) = SchemeResponse.plainText(.notFound, "Not Found\n")
+                deliverWhole(
+                    head: head, body: request.method == .head ? nil : SchemeBody(body), answeredBy: "not-found")
+            }
+            return .delivered
+        }
+    }
+
+    /// Delivers a whole answer — head, body and finish, or (with no head) the pass — and completes
+    /// the task: under one hold of the lock for an inline sink, or in one job on its delivery
+    /// queue. Writes a stop got to first are dropped and counted, as any write.
+    private func deliverWhole(head: SchemeResponse?, body: SchemeBody?, answeredBy name: String?) {
+        var events: [Event] = []
+        if let head {
+            events.append(.head(head))
+            if let body { events.append(.body(body)) }
+            events.append(.finish)
+        } else {
+            events.append(.pass)
+        }
+        lock.lock()
+        var accepted: [Event] = []
+        for event in events {
+            switch machine.accept(event.kind) {
+            case .deliver:
+                accepted.append(event)
+            case .rejectStopped:
+                countDroppedLocked()
+            case .misuse:
+                countMisuseLocked()
+            }
+        }
+        if let name, answeredBy == nil, !accepted.isEmpty { answeredBy = name }
+        guard let queue = deliveryQueue else {
+            for event in accepted { deliverLocked(event) }
+            _ = machine.handlerReturned(.handled)
+            let resumed = completeLocked()
+            lock.unlock()
+            for waiter in resumed { waiter.resume() }
+            return
+        }
+        // Scheduled while holding the lock, as every queued write is, so it keeps its place.
+        let delivering = accepted
+        queue.execute {
+            self.lock.lock()
+            for event in delivering { self.deliverLocked(event) }
+            _ = self.machine.handlerReturned(.handled)
+            let resumed = self.completeLocked()
+            self.lock.unlock()
+            for waiter in resumed { waiter.resume() }
+        }
+        lock.unlock()
+    }
+
     /// Returns once the handler has returned and the task holds nothing more of it — after a
     /// finish, a failure or a stop alike — or at once when the task can no longer run.
     func waitForCompletion() async {
@@ -203,34 +304,37 @@ final class GuardedTask: @unchecked Sendable {
         }
     }
 
-    private func runHandler() async {
+    /// The handler's own Swift task: runs `writing` (or asks for the answer first, when `nil`,
+    /// delivering it here if it is known at once), then completes what the handler left open.
+    private func runHandler(_ writing: Writing?) async {
+        let write: Writing
+        if let writing {
+            write = writing
+        } else {
+            guard case .write(let writing) = answer() else { return }
+            write = writing
+        }
         let outcome: TaskStateMachine.Outcome
         var thrown: (any Error)?
-        if let handler {
-            do {
-                let writer = GuardedResponseWriter(task: self)
-                let result = try await SchemeHandlerTrace.$name.withValue(handlerName) {
-                    try await handler.handle(request, writer: writer)
-                }
-                outcome = result == .handled ? .handled : .passed
-            } catch {
-                outcome = .threw
-                thrown = error
-            }
-        } else {
-            outcome = .passed
+        do {
+            let writer = GuardedResponseWriter(task: self)
+            let result = try await SchemeHandlerTrace.$name.withValue(handlerName) { try await write(writer) }
+            outcome = result == .handled ? .handled : .passed
+        } catch {
+            outcome = .threw
+            thrown = error
         }
 
         switch end(outcome) {
         case .none:
             break
         case .finish:
-            try? await write(.finish)
+            try? await self.write(.finish)
         case .fail:
-            try? await write(.fail(thrown ?? SchemeTaskError.noResponse))
+            try? await self.write(.fail(thrown ?? SchemeTaskError.noResponse))
         case .notFound:
             if sink.receivesPassed {
-                try? await write(.pass)
+                try? await self.write(.pass)
             } else {
                 await respondNotFound()
             }

@@ -14,8 +14,6 @@ struct RouteTable: Sendable {
         /// Whether ``methods`` holds GET / HEAD: the common check without hashing.
         let allowsGet: Bool
         let allowsHead: Bool
-        /// The handler as an immediate handler, cast once at registration.
-        let immediate: (any SchemeImmediateHandler)?
 
         init(host: String?, pathPrefix: String, handler: any SchemeHandler) {
             self.host = host
@@ -25,7 +23,6 @@ struct RouteTable: Sendable {
             self.methods = handler.supportedMethods
             self.allowsGet = methods.contains(.get)
             self.allowsHead = methods.contains(.head)
-            self.immediate = handler as? any SchemeImmediateHandler
         }
 
         /// Whether the handler takes `method`.

@@ -10,21 +10,16 @@ public struct SchemeCollectedResponse: Sendable {
     /// The name of the handler that answered (``SchemeHandler/name``), `not-found` for the
     /// registry's 404, or `nil` when not known.
     public var answeredBy: String?
-    /// The body as a region of an open file instead of ``body`` (which is then empty): only in
-    /// an immediate answer to an engine that sends files itself
-    /// (``SchemeRegistry/immediateResponse(for:acceptsFileRegions:)``). Default: `nil`.
-    public var fileRegion: SchemeFileRegion?
     /// Names the exact head and body of this answer when they come from a cache that keeps them
     /// (a file's body cache entry): equal ids mean equal heads and bodies, so an engine may keep
     /// what it derived from them (an encoded HTTP head) under the id. `nil` otherwise.
     package var representationID: UInt64?
 
     /// Creates a collected response.
-    public init(head: SchemeResponse, body: Data, answeredBy: String? = nil, fileRegion: SchemeFileRegion? = nil) {
+    public init(head: SchemeResponse, body: Data, answeredBy: String? = nil) {
         self.head = head
         self.body = body
         self.answeredBy = answeredBy
-        self.fileRegion = fileRegion
     }
 
     /// Why a response could not be collected.

@@ -107,16 +107,8 @@ public final class SchemeRegistry: Sendable {
         let route = table.withLock {
             $0.route(scheme: request.scheme, host: request.host, path: request.normalizedPath)
         }
-        if let route, route.allows(request.method) {
-            return GuardedTask(
-                request: request, sink: sink, handler: route.handler, handlerName: route.name, counters: counters)
-        } else if let route {
-            let filter = MethodNotAllowedHandler(allowed: route.methods)
-            return GuardedTask(
-                request: request, sink: sink, handler: filter, handlerName: filter.name, counters: counters)
-        } else {
-            return GuardedTask(request: request, sink: sink, handler: nil, handlerName: "", counters: counters)
-        }
+        let (handler, name) = Self.handler(for: request, route: route)
+        return GuardedTask(request: request, sink: sink, handler: handler, handlerName: name, counters: counters)
     }
 
     /// Fetches `request` through the handler chain into memory: for native code that wants what
@@ -155,12 +147,10 @@ public final class SchemeRegistry: Sendable {
     ///
     /// For engine adapters on an event loop: a small file whose body is cached, a 304, a 404 or a
     /// refusal is answered in place, with no Swift task and no thread hop. The answer is what a
-    /// task would have delivered (same route, same 404 and 405, the same handler's response) and
-    /// is counted in ``metrics`` as a started and finished task. Only handlers that conform to
-    /// ``SchemeImmediateHandler`` (``LocalFileHandler``, ``SchemeHandlerChain`` when its handlers
-    /// do) answer at once; for any other this returns `nil` at once. An engine whose sink sets
-    /// ``SchemeTaskSink/receivesPassed`` should not use it: a request every handler passes is
-    /// answered 404 here.
+    /// task would have delivered (same route, same 404 and 405, the same handler's
+    /// ``SchemeHandler/answer(to:)``) and is counted in ``metrics`` as a started and finished task.
+    /// An engine whose sink sets ``SchemeTaskSink/receivesPassed`` should not use it: a request
+    /// every handler passes is answered 404 here.
     ///
     /// ```swift
     /// if let answer = registry.immediateResponse(for: request) {
@@ -170,51 +160,35 @@ public final class SchemeRegistry: Sendable {
     /// }
     /// ```
     ///
-    /// - Parameters:
-    ///   - request: The request.
-    ///   - acceptsFileRegions: Whether the engine sends files itself: then a file's body may come
-    ///     as ``SchemeCollectedResponse/fileRegion`` (a large file served at once, with no read).
-    ///     Default: `false` — such an answer is then left to a task (`nil`).
-    public func immediateResponse(for request: SchemeRequest, acceptsFileRegions: Bool = false)
-        -> SchemeCollectedResponse?
-    {
-        immediateResponse(for: request) { _ in acceptsFileRegions }
-    }
-
-    /// ``immediateResponse(for:acceptsFileRegions:)`` for an engine that takes a file region or
-    /// not depending on the response: `acceptsFileRegion` sees the head of an answer whose body is
-    /// a region and says whether the engine can send it as it is (`schemeserve` cannot when it
-    /// gzips the body); a declined answer is left to a task, and is not counted.
-    public func immediateResponse(
-        for request: SchemeRequest, acceptsFileRegion: (SchemeResponse) -> Bool
-    ) -> SchemeCollectedResponse? {
+    /// - Parameter request: The request.
+    public func immediateResponse(for request: SchemeRequest) -> SchemeCollectedResponse? {
         let route = table.withLock {
             $0.route(scheme: request.scheme, host: request.host, path: request.normalizedPath)
         }
+        let (handler, name) = Self.handler(for: request, route: route)
         var answer: SchemeCollectedResponse
-        if let route, !route.allows(request.method) {
-            let filter = MethodNotAllowedHandler(allowed: route.methods)
-            guard case .response(let response) = filter.immediateAnswer(to: request) else { return nil }
-            answer = response
-            answer.answeredBy = filter.name
-        } else if let route, let immediate = route.immediate {
-            switch immediate.immediateAnswer(to: request) {
-            case .deferred:
-                return nil
-            case .response(let response):
-                answer = response
-                if answer.answeredBy == nil { answer.answeredBy = route.name }
-            case .passed:
-                answer = Self.notFound(request)
-            }
-        } else if route == nil {
-            answer = Self.notFound(request)
-        } else {
+        switch handler?.answer(to: request) ?? .passed {
+        case .writing:
             return nil
+        case .response(let response):
+            answer = response
+            if answer.answeredBy == nil { answer.answeredBy = name }
+        case .passed:
+            answer = Self.notFound(request)
         }
-        if answer.fileRegion != nil, !acceptsFileRegion(answer.head) { return nil }
         counters.countImmediateAnswer()
         return answer
+    }
+
+    /// The handler that answers `request` on `route` and its trace name: the route's, a 405 for a
+    /// method it does not take, or none (404).
+    static func handler(for request: SchemeRequest, route: RouteTable.Route?) -> ((any SchemeHandler)?, String) {
+        guard let route else { return (nil, "") }
+        guard route.allows(request.method) else {
+            let filter = MethodNotAllowedHandler(allowed: route.methods)
+            return (filter, filter.name)
+        }
+        return (route.handler, route.name)
     }
 
     /// The registry's 404 when no handler answers, as a task delivers it.

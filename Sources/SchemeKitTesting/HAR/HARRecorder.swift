@@ -39,7 +39,7 @@ public import SchemeKit
 /// HAR file that names them. A crash at any moment leaves a complete HAR file (without the
 /// exchange in flight) and at worst an orphan `.tmp` file. The file is first written when the
 /// first exchange completes (``write()`` writes it at once).
-public struct HARRecorder<Wrapped: SchemeHandler>: SchemeHandler {
+public struct HARRecorder<Wrapped: SchemeHandler>: SchemeForwardingHandler {
     /// The handler whose exchanges are recorded.
     public let wrapped: Wrapped
     /// The HAR file.
@@ -76,12 +76,6 @@ public struct HARRecorder<Wrapped: SchemeHandler>: SchemeHandler {
         self.options = options
     }
 
-    /// The wrapped handler's methods.
-    public var supportedMethods: Set<HTTPRequest.Method> { wrapped.supportedMethods }
-
-    /// The wrapped handler's name.
-    public var name: String { wrapped.name }
-
     /// The archive as recorded so far.
     public var archive: HARArchive { store.archive }
 
@@ -103,12 +97,15 @@ public struct HARRecorder<Wrapped: SchemeHandler>: SchemeHandler {
         try store.write()
     }
 
-    /// Runs the wrapped handler, forwarding everything it writes, and records the exchange once
-    /// it completed.
-    ///
-    /// - Throws: What the wrapped handler throws; `SchemeRequestBodyTooLarge` for a request body
-    ///   over ``HARRecordingOptions/maxRequestBodySize``.
-    public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome
+    /// A writing answer that writes the wrapped handler's answer, forwarding everything, and
+    /// records the exchange once it completed. It throws what the wrapped handler throws, and
+    /// `SchemeRequestBodyTooLarge` for a request body over ``HARRecordingOptions/maxRequestBodySize``.
+    public func answer(to request: SchemeRequest) -> SchemeAnswer {
+        .writing { writer in try await self.record(request, writer: writer) }
+    }
+
+    private func record(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws
+        -> SchemeHandlerOutcome
     {
         let started = Date()
         let startedAt = ContinuousClock.now
@@ -125,7 +122,7 @@ public struct HARRecorder<Wrapped: SchemeHandler>: SchemeHandler {
         let recording = HARRecordingWriter(base: writer, spool: spool)
         let outcome: SchemeHandlerOutcome
         do {
-            outcome = try await wrapped.handle(forwarded, writer: recording)
+            outcome = try await wrapped.answer(to: forwarded).perform(request: forwarded, with: recording)
         } catch {
             spool.discard()
             store.skip()

@@ -26,7 +26,7 @@ public import SchemeKit
 /// _ = try await ScriptedEngine(serving: slow).run("app://localhost/big")
 /// #expect(clock.totalSlept == .milliseconds(4080))
 /// ```
-public struct ShapedHandler<Wrapped: SchemeHandler, C: Clock<Duration>>: SchemeHandler {
+public struct ShapedHandler<Wrapped: SchemeHandler, C: Clock<Duration>>: SchemeForwardingHandler {
     /// The handler behind the simulated network.
     public let wrapped: Wrapped
     /// The simulated network.
@@ -49,26 +49,33 @@ public struct ShapedHandler<Wrapped: SchemeHandler, C: Clock<Duration>>: SchemeH
         self.generator = Locked(SeededGenerator(seed: conditions.latency.seed))
     }
 
-    /// The wrapped handler's methods.
-    public var supportedMethods: Set<HTTPRequest.Method> { wrapped.supportedMethods }
-
-    /// The wrapped handler's name.
-    public var name: String { wrapped.name }
-
-    /// Waits the latency, then runs the wrapped handler with a writer that paces and cuts its body.
+    /// A writing answer that waits the latency, then writes the wrapped handler's answer through a
+    /// writer that paces and cuts its body. With no conditions at all, the wrapped answer as it is.
     ///
-    /// - Throws: `CancellationError` when the task is stopped during a wait; the failure's error
-    ///   when the body reaches ``NetworkFailure/byte``; what the wrapped handler throws.
-    public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome
-    {
-        let delay = conditions.latency.isNone ? .zero : generator.withLock { conditions.latency.sample(using: &$0) }
-        if delay > .zero { try await clock.sleep(for: delay) }
-        try Task.checkCancellation()
-        guard conditions.bytesPerSecond != nil || conditions.failure != nil else {
-            return try await wrapped.handle(request, writer: writer)
+    /// The writing answer throws `CancellationError` when the task is stopped during a wait; the
+    /// failure's error when the body reaches ``NetworkFailure/byte``; what the wrapped handler throws.
+    public func answer(to request: SchemeRequest) -> SchemeAnswer {
+        let shapesBody = conditions.bytesPerSecond != nil || conditions.failure != nil
+        guard shapesBody || !conditions.latency.isNone else { return wrapped.answer(to: request) }
+        let latency = conditions.latency
+        let delay = latency.isNone ? .zero : generator.withLock { latency.sample(using: &$0) }
+        let (wrapped, conditions, clock) = (self.wrapped, self.conditions, self.clock)
+        return .writing { writer in
+            if delay > .zero { try await clock.sleep(for: delay) }
+            try Task.checkCancellation()
+            let answer = wrapped.answer(to: request)
+            guard shapesBody else { return try await answer.perform(request: request, with: writer) }
+            return try await Self.perform(answer, request, through: writer, conditions: conditions, clock: clock)
         }
-        return try await wrapped.handle(
-            request, writer: ShapedWriter(base: writer, conditions: conditions, clock: clock))
+    }
+
+    /// `answer` written through a ``ShapedWriter`` over `writer`.
+    private static func perform(
+        _ answer: SchemeAnswer, _ request: SchemeRequest, through writer: some SchemeResponseWriter,
+        conditions: NetworkConditions, clock: C
+    ) async throws -> SchemeHandlerOutcome {
+        try await answer.perform(
+            request: request, with: ShapedWriter(base: writer, conditions: conditions, clock: clock))
     }
 }
 

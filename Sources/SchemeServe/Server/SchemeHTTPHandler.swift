@@ -150,26 +150,10 @@
                 return writeWhole(plan, body, head: head, keepAlive: keepAlive, started: started, handler: "guard")
             }
 
-            if let answer = shared.registry.immediateResponse(
-                for: schemeRequest,
-                acceptsFileRegion: { planner.plan($0, for: request, rules: rules).acceptsFileRegions })
-            {
-                guard let region = answer.fileRegion else {
-                    return writeImmediate(
-                        answer, request: request, rules: rules, head: head, keepAlive: keepAlive, started: started,
-                        context: context)
-                }
-                // A large file: the head, then the file itself with `sendfile`.
-                let plan = planner.plan(answer.head, for: request, rules: rules)
-                context.write(
-                    wrapOutboundOut(.head(makeHead(plan, version: head.version, keepAlive: keepAlive))), promise: nil)
-                writeRegion(region, context: context)
-                return writeEnd(keepAlive: keepAlive, context: context) { [self] in
-                    guard let started, let method = HTTPRequest.Method(head.method.rawValue) else { return }
-                    shared.accessLog?.record(
-                        method: method, target: head.uri, status: plan.status.code, bytes: region.count,
-                        started: started, handler: answer.answeredBy ?? "-")
-                }
+            if let answer = shared.registry.immediateResponse(for: schemeRequest) {
+                return writeImmediate(
+                    answer, request: request, rules: rules, head: head, keepAlive: keepAlive, started: started,
+                    context: context)
             }
 
             let eventLoop = context.eventLoop

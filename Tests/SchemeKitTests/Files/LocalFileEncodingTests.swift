@@ -108,7 +108,8 @@ extension FilesTests {
                 try Self.immediate(handler, "app://localhost/app.js", headers: revalidate).0?.head.status
                     == .notModified)
             var since = Self.browser
-            since[.ifModifiedSince] = try #require(full.headers[.lastModified])
+            let modified = try #require(full.headers[.lastModified])
+            since[.ifModifiedSince] = modified
             #expect(
                 try Self.immediate(handler, "app://localhost/app.js", headers: since).0?.head.status == .notModified)
             let head = try await exchange(handler, "app://localhost/app.js", method: .head, headers: Self.browser)
