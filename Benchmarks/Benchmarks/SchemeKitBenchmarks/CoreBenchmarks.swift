@@ -14,46 +14,51 @@ func coreBenchmarks() {
         maxDuration: .seconds(3)
     )
     let handler = InMemoryHandler(body: Data(repeating: 0x61, count: 1024))
+    let streamed = StreamingHandler(chunk: Data(repeating: 0x62, count: 4096), count: 16)
+    let suspending = SuspendingHandler(body: Data(repeating: 0x63, count: 1024))
     let registry = SchemeRegistry()
     try! registry.register(handler, for: "app")
+    try! registry.register(streamed, for: "app", pathPrefix: "/streamed")
+    try! registry.register(suspending, for: "app", pathPrefix: "/suspending")
     let request = try! SchemeRequest("app://localhost/index.html")
+    let streamedRequest = try! SchemeRequest("app://localhost/streamed/64k")
+    let suspendingRequest = try! SchemeRequest("app://localhost/suspending/x")
     let sink = BareSink()
+
+    // The direct call as an engine adapter without SchemeKit makes it: the handler held as an
+    // existential (`any SchemeHandler`) and the sink too (`any SchemeTaskSink`), the handler's
+    // answer written by a bare writer, no guard. The guarded rows beside each do the same request
+    // through the registry: route, guarded lifecycle, delivery, counters.
+    func direct(_ request: SchemeRequest) -> @Sendable () async throws -> Void {
+        let anyHandler = registry.handler(for: request)!
+        let writer = ExistentialWriter(sink: opaque(sink))
+        return { _ = try await anyHandler.answer(to: request).perform(request: request, with: writer) }
+    }
+
+    for (label, request) in [
+        ("1 KB answer known at once", request), ("64 KiB written in 16 chunks", streamedRequest),
+        ("1 KB after one suspension", suspendingRequest),
+    ] {
+        let call = direct(request)
+        Benchmark("Core: \(label), direct call", configuration: configuration) { benchmark in
+            for _ in benchmark.scaledIterations { try await call() }
+        }
+        Benchmark("Core: \(label), registry + guarded lifecycle", configuration: configuration) { benchmark in
+            for _ in benchmark.scaledIterations { await registry.handle(request, sink: sink) }
+        }
+    }
 
     // The fully specialised direct call: the optimiser sees every type and inlines it all, so
     // this is the floor (a few ns), not what an engine adapter can do.
-    Benchmark("Core: direct handler call, specialised, bare sink (1 KB)", configuration: configuration) { benchmark in
+    Benchmark("Core: 1 KB answer known at once, direct call, specialised", configuration: configuration) {
+        benchmark in
         let writer = BareWriter(sink: sink)
         for _ in benchmark.scaledIterations {
-            blackHole(try await handler.handle(request, writer: writer))
+            blackHole(try await handler.answer(to: request).perform(request: request, with: writer))
         }
     }
 
-    // The direct call as an engine adapter without SchemeKit makes it: the handler and the sink
-    // held as existentials (`any SchemeHandler`, `any SchemeTaskSink`), a bare writer, no guard.
-    Benchmark("Core: direct handler call, existentials, bare sink (1 KB)", configuration: configuration) { benchmark in
-        let anyHandler = registry.handler(for: request)!
-        let writer = ExistentialWriter(sink: opaque(sink))
-        for _ in benchmark.scaledIterations {
-            blackHole(try await anyHandler.handle(request, writer: writer))
-        }
-    }
-
-    Benchmark("Core: registry dispatch + guarded lifecycle (1 KB)", configuration: configuration) { benchmark in
-        for _ in benchmark.scaledIterations {
-            await registry.handle(request, sink: sink)
-        }
-    }
-
-    Benchmark("Core: registry dispatch + guarded lifecycle, task(for:) + run (1 KB)", configuration: configuration) {
-        benchmark in
-        for _ in benchmark.scaledIterations {
-            let task = registry.task(for: request, sink: sink)
-            await task.run()
-            blackHole(task)
-        }
-    }
-
-    Benchmark("Core: URL parsing + registry dispatch + guarded lifecycle (1 KB)", configuration: configuration) {
+    Benchmark("Core: URL parsing + registry + guarded lifecycle (1 KB)", configuration: configuration) {
         benchmark in
         for _ in benchmark.scaledIterations {
             await registry.handle(try SchemeRequest("app://localhost/index.html"), sink: sink)
@@ -71,7 +76,7 @@ func coreBenchmarks() {
 @inline(never)
 func opaque(_ sink: some SchemeTaskSink) -> any SchemeTaskSink { sink }
 
-/// A handler answering every request with the same bytes: head, one write, finish.
+/// A handler answering every request with the same bytes, known at once.
 struct InMemoryHandler: SchemeHandler {
     let head: SchemeResponse
     let body: Data
@@ -82,10 +87,45 @@ struct InMemoryHandler: SchemeHandler {
             mimeType: "text/html", textEncodingName: "utf-8", expectedContentLength: Int64(body.count))
     }
 
+    func answer(to request: SchemeRequest) -> SchemeAnswer {
+        .response(SchemeCollectedResponse(head: head, body: body))
+    }
+}
+
+/// A handler writing its body over time: `count` writes of `chunk`.
+struct StreamingHandler: SchemeHandler {
+    let head: SchemeResponse
+    let chunk: SchemeBody
+    let count: Int
+
+    init(chunk: Data, count: Int) {
+        self.chunk = SchemeBody(chunk)
+        self.count = count
+        self.head = SchemeResponse(
+            mimeType: "application/octet-stream", expectedContentLength: Int64(chunk.count * count))
+    }
+
     func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome {
         try await writer.writeHead(head)
-        try await writer.write(body)
+        for _ in 0..<count { try await writer.write(chunk) }
         try await writer.finish()
+        return .handled
+    }
+}
+
+/// A handler that suspends once (as one that awaits anything does) before it writes.
+struct SuspendingHandler: SchemeHandler {
+    let head: SchemeResponse
+    let body: Data
+
+    init(body: Data) {
+        self.body = body
+        self.head = SchemeResponse(mimeType: "text/plain", expectedContentLength: Int64(body.count))
+    }
+
+    func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome {
+        await Task.yield()
+        try await writer.respond(head, body: body)
         return .handled
     }
 }

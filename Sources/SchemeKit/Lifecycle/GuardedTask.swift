@@ -40,11 +40,16 @@ final class GuardedTask: @unchecked Sendable {
 
     let request: SchemeRequest
     private(set) var sink: any SchemeTaskSink
-    let handler: (any SchemeHandler)?
+    /// The route that answers (its handler and trace name, read once at registration), or `nil`
+    /// when none does (the registry's 404). Held by reference: a task copies no handler value.
+    let route: RouteTable.Route?
     /// The handler's trace name, read once at registration.
-    let handlerName: String
+    var handlerName: String { route?.name ?? "" }
     let counters: SchemeTaskCounters
     private(set) var deliveryQueue: (any SchemeDeliveryQueue)?
+    /// Whether the sink is called inline (it has no delivery queue), kept apart from
+    /// ``deliveryQueue`` so the hot path tests a flag instead of copying an existential.
+    private var inlineDelivery = true
     private let lock = Lock(recursive: true)
     private var machine = TaskStateMachine()
     /// The Swift task running the handler, while it runs.
@@ -69,16 +74,15 @@ final class GuardedTask: @unchecked Sendable {
     init(
         request: SchemeRequest,
         sink: any SchemeTaskSink,
-        handler: (any SchemeHandler)?,
-        handlerName: String,
+        route: RouteTable.Route?,
         counters: SchemeTaskCounters
     ) {
         self.request = request
         self.sink = sink
-        self.handler = handler
-        self.handlerName = handlerName
+        self.route = route
         self.counters = counters
         self.deliveryQueue = sink.deliveryQueue
+        self.inlineDelivery = deliveryQueue == nil
         counters.started.add(1, ordering: .relaxed)
     }
 
@@ -86,6 +90,7 @@ final class GuardedTask: @unchecked Sendable {
     func attach(_ sink: any SchemeTaskSink) {
         self.sink = sink
         self.deliveryQueue = sink.deliveryQueue
+        self.inlineDelivery = deliveryQueue == nil
     }
 
     var respondingHandler: String? {
@@ -224,12 +229,17 @@ final class GuardedTask: @unchecked Sendable {
 
     /// Asks the handler for its answer and delivers it when it is known at once.
     private func answer() -> Answering {
-        switch handler?.answer(to: request) ?? .passed {
+        guard let route else { return answered(.passed) }
+        return answered(route.handler.answer(to: request))
+    }
+
+    /// Delivers `answer` when it is known at once; see ``answer()``.
+    private func answered(_ answer: SchemeAnswer) -> Answering {
+        switch answer {
         case .writing(let writing):
             return .write(writing)
         case .response(let response):
-            let body = request.method == .head || response.body.isEmpty ? nil : SchemeBody(response.body)
-            deliverWhole(head: response.head, body: body, answeredBy: response.answeredBy ?? handlerName)
+            deliverResponse(response)
             return .delivered
         case .passed:
             if sink.receivesPassed {
@@ -243,50 +253,125 @@ final class GuardedTask: @unchecked Sendable {
         }
     }
 
+    /// Delivers a response known at once and completes the task: ``deliverWhole(head:body:answeredBy:)``
+    /// without intermediate copies for an inline sink (the registry's hot path: one lock hold, no
+    /// task, no suspension).
+    private func deliverResponse(_ response: SchemeCollectedResponse) {
+        let hasBody = request.method != .head && !response.body.isEmpty
+        guard inlineDelivery else {
+            return deliverWhole(
+                head: response.head, body: hasBody ? SchemeBody(response.body) : nil,
+                answeredBy: response.answeredBy ?? handlerName)
+        }
+        lock.lock()
+        if acceptLocked(.head) {
+            if answeredBy == nil { answeredBy = response.answeredBy ?? handlerName }
+            if case .send = machine.deliver(.head) { sink.receive(response.head) } else { countDroppedLocked() }
+        }
+        if hasBody, acceptLocked(.body) {
+            if case .send = machine.deliver(.body) {
+                sink.receive(SchemeBody(response.body))
+            } else {
+                countDroppedLocked()
+            }
+        }
+        if acceptLocked(.finish) {
+            if case .sendTerminal = machine.deliver(.finish) {
+                ending = .finished
+                counters.finished.add(1, ordering: .relaxed)
+                sink.finish()
+            } else {
+                countDroppedLocked()
+            }
+        }
+        _ = machine.handlerReturned(.handled)
+        let resumed = completeLocked()
+        lock.unlock()
+        for waiter in resumed { waiter.resume() }
+    }
+
     /// Delivers a whole answer — head, body and finish, or (with no head) the pass — and completes
     /// the task: under one hold of the lock for an inline sink, or in one job on its delivery
     /// queue. Writes a stop got to first are dropped and counted, as any write.
     private func deliverWhole(head: SchemeResponse?, body: SchemeBody?, answeredBy name: String?) {
-        var events: [Event] = []
-        if let head {
-            events.append(.head(head))
-            if let body { events.append(.body(body)) }
-            events.append(.finish)
-        } else {
-            events.append(.pass)
-        }
         lock.lock()
-        var accepted: [Event] = []
-        for event in events {
-            switch machine.accept(event.kind) {
-            case .deliver:
-                accepted.append(event)
-            case .rejectStopped:
-                countDroppedLocked()
-            case .misuse:
-                countMisuseLocked()
-            }
+        // What the state machine accepts, in order; each accepted write is then delivered, with
+        // the engine side checked again (a stop in between drops it).
+        var headAccepted = false
+        var bodyAccepted = false
+        var endAccepted = false
+        if head != nil {
+            headAccepted = acceptLocked(.head)
+            bodyAccepted = body != nil && acceptLocked(.body)
+            endAccepted = acceptLocked(.finish)
+        } else {
+            endAccepted = acceptLocked(.pass)
         }
-        if let name, answeredBy == nil, !accepted.isEmpty { answeredBy = name }
+        if let name, answeredBy == nil, headAccepted { answeredBy = name }
+        let passing = head == nil
         guard let queue = deliveryQueue else {
-            for event in accepted { deliverLocked(event) }
-            _ = machine.handlerReturned(.handled)
+            deliverWholeLocked(
+                head: headAccepted ? head : nil, body: bodyAccepted ? body : nil, end: endAccepted, passing: passing)
             let resumed = completeLocked()
             lock.unlock()
             for waiter in resumed { waiter.resume() }
             return
         }
         // Scheduled while holding the lock, as every queued write is, so it keeps its place.
-        let delivering = accepted
+        let (deliveredHead, deliveredBody, end) = (headAccepted ? head : nil, bodyAccepted ? body : nil, endAccepted)
         queue.execute {
             self.lock.lock()
-            for event in delivering { self.deliverLocked(event) }
-            _ = self.machine.handlerReturned(.handled)
+            self.deliverWholeLocked(head: deliveredHead, body: deliveredBody, end: end, passing: passing)
             let resumed = self.completeLocked()
             self.lock.unlock()
             for waiter in resumed { waiter.resume() }
         }
         lock.unlock()
+    }
+
+    /// Accepts one write of a whole answer, counting a rejected one. Caller holds `lock`.
+    private func acceptLocked(_ write: TaskStateMachine.Write) -> Bool {
+        switch machine.accept(write) {
+        case .deliver:
+            return true
+        case .rejectStopped:
+            countDroppedLocked()
+        case .misuse:
+            countMisuseLocked()
+        }
+        return false
+    }
+
+    /// Delivers the accepted parts of a whole answer (a head, its body, and the finish — or, with
+    /// no head, the pass) and marks the handler's part done. Caller holds `lock`.
+    private func deliverWholeLocked(head: SchemeResponse?, body: SchemeBody?, end: Bool, passing: Bool) {
+        if let head {
+            switch machine.deliver(.head) {
+            case .send: sink.receive(head)
+            default: countDroppedLocked()
+            }
+        }
+        if let body {
+            switch machine.deliver(.body) {
+            case .send: sink.receive(body)
+            default: countDroppedLocked()
+            }
+        }
+        if end {
+            switch machine.deliver(passing ? .pass : .finish) {
+            case .sendTerminal where passing:
+                ending = .passed
+                counters.passed.add(1, ordering: .relaxed)
+                sink.passed()
+            case .sendTerminal:
+                ending = .finished
+                counters.finished.add(1, ordering: .relaxed)
+                sink.finish()
+            default:
+                countDroppedLocked()
+            }
+        }
+        _ = machine.handlerReturned(.handled)
     }
 
     /// Returns once the handler has returned and the task holds nothing more of it — after a

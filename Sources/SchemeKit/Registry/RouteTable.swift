@@ -2,7 +2,8 @@ import HTTPTypes
 
 /// The registry's routes: scheme → host → path prefix → handler. A plain value, swapped whole.
 struct RouteTable: Sendable {
-    struct Route: Sendable {
+    /// A class: a lookup hands out one reference, not eight fields to copy.
+    final class Route: Sendable {
         let host: String?
         let pathPrefix: String
         let handler: any SchemeHandler
@@ -23,6 +24,12 @@ struct RouteTable: Sendable {
             self.methods = handler.supportedMethods
             self.allowsGet = methods.contains(.get)
             self.allowsHead = methods.contains(.head)
+        }
+
+        /// The route answering 405 (`Allow`: ``methods``) for the methods the handler does not take.
+        var methodNotAllowed: Route {
+            Route(
+                host: host, pathPrefix: pathPrefix, handler: MethodNotAllowedHandler(allowed: methods))
         }
 
         /// Whether the handler takes `method`.

@@ -107,8 +107,7 @@ public final class SchemeRegistry: Sendable {
         let route = table.withLock {
             $0.route(scheme: request.scheme, host: request.host, path: request.normalizedPath)
         }
-        let (handler, name) = Self.handler(for: request, route: route)
-        return GuardedTask(request: request, sink: sink, handler: handler, handlerName: name, counters: counters)
+        return GuardedTask(request: request, sink: sink, route: Self.answering(request, on: route), counters: counters)
     }
 
     /// Fetches `request` through the handler chain into memory: for native code that wants what
@@ -165,14 +164,14 @@ public final class SchemeRegistry: Sendable {
         let route = table.withLock {
             $0.route(scheme: request.scheme, host: request.host, path: request.normalizedPath)
         }
-        let (handler, name) = Self.handler(for: request, route: route)
+        let answering = Self.answering(request, on: route)
         var answer: SchemeCollectedResponse
-        switch handler?.answer(to: request) ?? .passed {
+        switch answering?.handler.answer(to: request) ?? .passed {
         case .writing:
             return nil
         case .response(let response):
             answer = response
-            if answer.answeredBy == nil { answer.answeredBy = name }
+            if answer.answeredBy == nil { answer.answeredBy = answering?.name }
         case .passed:
             answer = Self.notFound(request)
         }
@@ -180,15 +179,11 @@ public final class SchemeRegistry: Sendable {
         return answer
     }
 
-    /// The handler that answers `request` on `route` and its trace name: the route's, a 405 for a
-    /// method it does not take, or none (404).
-    static func handler(for request: SchemeRequest, route: RouteTable.Route?) -> ((any SchemeHandler)?, String) {
-        guard let route else { return (nil, "") }
-        guard route.allows(request.method) else {
-            let filter = MethodNotAllowedHandler(allowed: route.methods)
-            return (filter, filter.name)
-        }
-        return (route.handler, route.name)
+    /// The route whose handler answers `request`: `route` itself, its 405 route for a method its
+    /// handler does not take, or `nil` (404).
+    static func answering(_ request: SchemeRequest, on route: RouteTable.Route?) -> RouteTable.Route? {
+        guard let route, !route.allows(request.method) else { return route }
+        return route.methodNotAllowed
     }
 
     /// The registry's 404 when no handler answers, as a task delivers it.
