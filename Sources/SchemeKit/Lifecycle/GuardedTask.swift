@@ -83,7 +83,7 @@ final class GuardedTask: @unchecked Sendable {
         self.counters = counters
         self.deliveryQueue = sink.deliveryQueue
         self.inlineDelivery = deliveryQueue == nil
-        counters.started.add(1, ordering: .relaxed)
+        counters.current.started.add(1, ordering: .relaxed)
     }
 
     /// Sets the sink made for this task, before the task is handed to anyone else.
@@ -125,7 +125,7 @@ final class GuardedTask: @unchecked Sendable {
             return
         }
         ending = .stopped
-        counters.stopped.add(1, ordering: .relaxed)
+        counters.current.stopped.add(1, ordering: .relaxed)
         let running = handlerTask
         let waiting = parked
         parked = [:]
@@ -148,7 +148,7 @@ final class GuardedTask: @unchecked Sendable {
     /// delivered here too, with no Swift task and no suspension. A writing answer runs in a child
     /// task of its own (a stop never cancels the caller's task), awaited; a cancellation of the
     /// calling task stops this task.
-    func run() async {
+    nonisolated(nonsending) func run() async {
         guard begin(), case .write(let writing) = answer() else { return }
         let handlerTask = spawn(.immediate, writing)
         await withTaskCancellationHandler {
@@ -278,7 +278,7 @@ final class GuardedTask: @unchecked Sendable {
         if acceptLocked(.finish) {
             if case .sendTerminal = machine.deliver(.finish) {
                 ending = .finished
-                counters.finished.add(1, ordering: .relaxed)
+                counters.current.finished.add(1, ordering: .relaxed)
                 sink.finish()
             } else {
                 countDroppedLocked()
@@ -361,11 +361,11 @@ final class GuardedTask: @unchecked Sendable {
             switch machine.deliver(passing ? .pass : .finish) {
             case .sendTerminal where passing:
                 ending = .passed
-                counters.passed.add(1, ordering: .relaxed)
+                counters.current.passed.add(1, ordering: .relaxed)
                 sink.passed()
             case .sendTerminal:
                 ending = .finished
-                counters.finished.add(1, ordering: .relaxed)
+                counters.current.finished.add(1, ordering: .relaxed)
                 sink.finish()
             default:
                 countDroppedLocked()
@@ -540,12 +540,12 @@ final class GuardedTask: @unchecked Sendable {
 
     private func countDroppedLocked() {
         dropped += 1
-        counters.droppedAfterStop.add(1, ordering: .relaxed)
+        counters.current.droppedAfterStop.add(1, ordering: .relaxed)
     }
 
     private func countMisuseLocked() {
         misuse += 1
-        counters.misuse.add(1, ordering: .relaxed)
+        counters.current.misuse.add(1, ordering: .relaxed)
     }
 
     private func end(_ outcome: TaskStateMachine.Outcome) -> TaskStateMachine.CompletionAction {
@@ -567,15 +567,15 @@ final class GuardedTask: @unchecked Sendable {
             switch event {
             case .fail(let error):
                 ending = .failed
-                counters.failed.add(1, ordering: .relaxed)
+                counters.current.failed.add(1, ordering: .relaxed)
                 sink.fail(error)
             case .pass:
                 ending = .passed
-                counters.passed.add(1, ordering: .relaxed)
+                counters.current.passed.add(1, ordering: .relaxed)
                 sink.passed()
             default:
                 ending = .finished
-                counters.finished.add(1, ordering: .relaxed)
+                counters.current.finished.add(1, ordering: .relaxed)
                 sink.finish()
             }
         }

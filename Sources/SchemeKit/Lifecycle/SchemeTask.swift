@@ -34,7 +34,7 @@ public struct SchemeTask: Sendable {
     /// first suspends). Cancelling the calling task stops this task; stopping this task never
     /// cancels the calling task. Runs at most once: a second call, or a call after ``stop()``,
     /// returns at once.
-    public func run() async {
+    public nonisolated(nonsending) func run() async {
         await storage.run()
     }
 

@@ -14,8 +14,56 @@ public import HTTPTypes
 /// request.path     // "/index.html"
 /// ```
 public struct SchemeRequest: Sendable {
+    /// Every part, in one object shared by copies (copy-on-write): a request is copied into each
+    /// task and closure that answers it, and one reference costs one retain where ten fields cost
+    /// ten.
+    private var storage: Storage
+
+    /// The parts of a request. `@unchecked Sendable`: ``head`` and ``body`` are only written
+    /// through a request that holds the one reference (``SchemeRequest/uniqueStorage()``); every
+    /// other field is immutable.
+    private final class Storage: @unchecked Sendable {
+        var head: HTTPRequest
+        var body: SchemeRequestBody
+        let scheme: String
+        let host: String
+        let port: Int?
+        let path: String
+        let query: String?
+        let source: Source
+
+        init(
+            head: HTTPRequest, body: SchemeRequestBody, scheme: String, host: String, port: Int?, path: String,
+            query: String?, source: Source
+        ) {
+            self.head = head
+            self.body = body
+            self.scheme = scheme
+            self.host = host
+            self.port = port
+            self.path = path
+            self.query = query
+            self.source = source
+        }
+
+        func copy() -> Storage {
+            Storage(
+                head: head, body: body, scheme: scheme, host: host, port: port, path: path, query: query,
+                source: source)
+        }
+    }
+
+    /// The storage, copied first when it is shared.
+    private mutating func uniqueStorage() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        return storage
+    }
+
     /// The HTTP head: method, scheme, authority, path (with query) and header fields.
-    public var head: HTTPRequest
+    public var head: HTTPRequest {
+        get { storage.head }
+        set { uniqueStorage().head = newValue }
+    }
     /// The URL exactly as the engine gave it.
     ///
     /// Requests made from parts (``init(scheme:authority:path:method:headerFields:body:)``) or
@@ -58,19 +106,22 @@ public struct SchemeRequest: Sendable {
         return components.url ?? URL(fileURLWithPath: "/")
     }
     /// The request body; ``SchemeRequestBody/empty`` for GET and HEAD.
-    public var body: SchemeRequestBody
+    public var body: SchemeRequestBody {
+        get { storage.body }
+        set { uniqueStorage().body = newValue }
+    }
     /// The lowercased scheme, such as `app`.
-    public let scheme: String
+    public var scheme: String { storage.scheme }
     /// The lowercased host, or an empty string when the URL has none (`app:///index.html`).
-    public let host: String
+    public var host: String { storage.host }
     /// The port, when the URL names one.
-    public let port: Int?
+    public var port: Int? { storage.port }
     /// The path as it appears in the URL, still percent-encoded; `/` when the URL has none.
-    public let path: String
+    public var path: String { storage.path }
     /// The query string without its `?`, still percent-encoded, or `nil`.
-    public let query: String?
+    public var query: String? { storage.query }
 
-    private let source: Source
+    private var source: Source { storage.source }
 
     /// Where ``url`` comes from: the engine's `URL` value, or the string it is built from.
     private enum Source: Sendable {
@@ -182,20 +233,16 @@ public struct SchemeRequest: Sendable {
         headerFields: HTTPFields,
         body: SchemeRequestBody
     ) {
-        self.head = HTTPRequest(
-            method: method,
-            scheme: parts.scheme,
-            authority: parts.authority,
-            path: parts.pathAndQuery,
-            headerFields: headerFields
-        )
-        self.source = source
-        self.body = body
-        self.scheme = parts.scheme
-        self.host = parts.host
-        self.port = parts.port
-        self.path = parts.path
-        self.query = parts.query
+        storage = Storage(
+            head: HTTPRequest(
+                method: method,
+                scheme: parts.scheme,
+                authority: parts.authority,
+                path: parts.pathAndQuery,
+                headerFields: headerFields
+            ),
+            body: body, scheme: parts.scheme, host: parts.host, port: parts.port, path: parts.path,
+            query: parts.query, source: source)
     }
 
     /// The parts as Foundation's `URLComponents` sees them: the path for URLs outside the fast
@@ -239,12 +286,12 @@ public struct SchemeRequest: Sendable {
     }
 
     /// The request method.
-    public var method: HTTPRequest.Method { head.method }
+    public var method: HTTPRequest.Method { storage.head.method }
 
     /// The request's header fields.
     public var headerFields: HTTPFields {
-        get { head.headerFields }
-        set { head.headerFields = newValue }
+        get { storage.head.headerFields }
+        set { uniqueStorage().head.headerFields = newValue }
     }
 
     /// The path's last component's extension, lowercased, without the dot; empty when none.

@@ -197,7 +197,7 @@ public final class SchemeRegistry: Sendable {
     ///
     /// Equivalent to `task(for:sink:)` followed by ``SchemeTask/run()``; use ``task(for:sink:)``
     /// when the engine needs the handle to stop the task.
-    public func handle(_ request: SchemeRequest, sink: some SchemeTaskSink) async {
+    public nonisolated(nonsending) func handle(_ request: SchemeRequest, sink: some SchemeTaskSink) async {
         await task(for: request, sink: sink).run()
     }
 
