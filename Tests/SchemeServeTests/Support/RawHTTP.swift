@@ -147,9 +147,15 @@
         }
 
         private static func offload(_ work: @escaping @Sendable () throws -> Response) async throws -> Response {
-            try await withCheckedThrowingContinuation { continuation in
-                Thread { continuation.resume(with: Result { try work() }) }.start()
-            }
+            try await onThread(work)
+        }
+    }
+
+    /// Runs blocking `work` (socket calls, waits) on a thread of its own, never on the Swift
+    /// concurrency pool: two threads on two cores, which a few blocked tests would starve.
+    func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try work() }) }.start()
         }
     }
 #endif
