@@ -121,5 +121,37 @@
             }
             #expect(error is URLError)
         }
+
+        /// Two writers waiting for room at once (a handler writing from two child tasks) are both
+        /// released when the loop takes the queue down; a second waiter used to replace the first,
+        /// which then waited forever.
+        @Test func everyWriterWaitingForRoomIsReleased() async throws {
+            let bridge = ResponseBridge(
+                highWaterMark: 16,
+                planner: { ResponsePlan(status: $0.status, fields: $0.headerFields, transforms: ResponseTransforms()) },
+                wake: {})
+            bridge.receive(SchemeResponse(status: .ok))
+            bridge.receive(SchemeBody(Data(count: 64)))
+            let released = Locked(0)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<2 {
+                    group.addTask {
+                        await bridge.waitForCapacity()
+                        released.withLock { $0 += 1 }
+                    }
+                }
+                // Both are waiting once the loop takes the queue down (give them a moment to park).
+                try await Task.sleep(for: .milliseconds(100))
+                #expect(released.withLock { $0 } == 0, "the writers wait while 64 bytes are queued")
+                _ = bridge.take()
+                group.addTask {
+                    try await Task.sleep(for: .seconds(10))
+                    throw CancellationError()
+                }
+                for _ in 0..<2 { try await group.next() }
+                group.cancelAll()
+            }
+            #expect(released.withLock { $0 } == 2)
+        }
     }
 #endif

@@ -66,6 +66,25 @@ final class GuardedTask: @unchecked Sendable {
     /// Set once the handler has returned (or will never run); then `waiters` are resumed.
     private var completed = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
+    /// Sink calls in progress on the thread holding the lock (a sink may call ``stop()`` from
+    /// inside one: the lock is recursive for that).
+    private var deliveryDepth = 0
+    /// What a ``stop()`` made from inside a sink call must do once the delivery has released the
+    /// lock: cancel the handler's task (its cancellation handlers run user code, never under the
+    /// task's lock) and resume the writers and waiters it released.
+    private var deferredStop: DeferredStop?
+
+    private struct DeferredStop {
+        var running: Task<Void, Never>?
+        var waiting: [CheckedContinuation<(any Error)?, Never>]
+        var resumed: [CheckedContinuation<Void, Never>]
+
+        func perform() {
+            running?.cancel()
+            for continuation in waiting { continuation.resume(returning: CancellationError()) }
+            for waiter in resumed { waiter.resume() }
+        }
+    }
 
     private enum Ending {
         case open, finished, failed, stopped, passed
@@ -131,12 +150,27 @@ final class GuardedTask: @unchecked Sendable {
         parked = [:]
         // Never started: nothing will run, so the task is complete now.
         let resumed = machine.started ? [] : completeLocked()
+        let stop = DeferredStop(running: running, waiting: Array(waiting.values), resumed: resumed)
+        if deliveryDepth > 0 {
+            // Called from inside a sink call on this thread, under the delivery's lock: the
+            // delivery performs it once it has released the lock.
+            deferredStop = stop
+            lock.unlock()
+            return
+        }
         lock.unlock()
         // Outside the lock: the handler's cancellation handlers and the resumed writers run
         // user code, which must not run under the task's lock.
-        running?.cancel()
-        for continuation in waiting.values { continuation.resume(returning: CancellationError()) }
-        for waiter in resumed { waiter.resume() }
+        stop.perform()
+    }
+
+    /// Releases the lock after a delivery, then does what a ``stop()`` from inside that delivery
+    /// left to do (see ``deferredStop``).
+    private func unlockAfterDelivery() {
+        let stop = deferredStop
+        deferredStop = nil
+        lock.unlock()
+        stop?.perform()
     }
 
     /// A handler's writing answer.
@@ -264,6 +298,7 @@ final class GuardedTask: @unchecked Sendable {
                 answeredBy: response.answeredBy ?? handlerName)
         }
         lock.lock()
+        deliveryDepth += 1
         if acceptLocked(.head) {
             if answeredBy == nil { answeredBy = response.answeredBy ?? handlerName }
             if case .send = machine.deliver(.head) { sink.receive(response.head) } else { countDroppedLocked() }
@@ -284,9 +319,10 @@ final class GuardedTask: @unchecked Sendable {
                 countDroppedLocked()
             }
         }
+        deliveryDepth -= 1
         _ = machine.handlerReturned(.handled)
         let resumed = completeLocked()
-        lock.unlock()
+        unlockAfterDelivery()
         for waiter in resumed { waiter.resume() }
     }
 
@@ -313,7 +349,7 @@ final class GuardedTask: @unchecked Sendable {
             deliverWholeLocked(
                 head: headAccepted ? head : nil, body: bodyAccepted ? body : nil, end: endAccepted, passing: passing)
             let resumed = completeLocked()
-            lock.unlock()
+            unlockAfterDelivery()
             for waiter in resumed { waiter.resume() }
             return
         }
@@ -323,7 +359,7 @@ final class GuardedTask: @unchecked Sendable {
             self.lock.lock()
             self.deliverWholeLocked(head: deliveredHead, body: deliveredBody, end: end, passing: passing)
             let resumed = self.completeLocked()
-            self.lock.unlock()
+            self.unlockAfterDelivery()
             for waiter in resumed { waiter.resume() }
         }
         lock.unlock()
@@ -345,6 +381,8 @@ final class GuardedTask: @unchecked Sendable {
     /// Delivers the accepted parts of a whole answer (a head, its body, and the finish — or, with
     /// no head, the pass) and marks the handler's part done. Caller holds `lock`.
     private func deliverWholeLocked(head: SchemeResponse?, body: SchemeBody?, end: Bool, passing: Bool) {
+        deliveryDepth += 1
+        defer { deliveryDepth -= 1 }
         if let head {
             switch machine.deliver(.head) {
             case .send: sink.receive(head)
@@ -490,7 +528,7 @@ final class GuardedTask: @unchecked Sendable {
             countMisuseLocked()
             rejection = error
         }
-        lock.unlock()
+        unlockAfterDelivery()
         if let rejection { throw Self.rejected(rejection) }
     }
 
@@ -524,7 +562,7 @@ final class GuardedTask: @unchecked Sendable {
                     // the write it is delivering.
                     let waiting = self.parked.removeValue(forKey: number)
                     self.deliverLocked(event)
-                    self.lock.unlock()
+                    self.unlockAfterDelivery()
                     waiting?.resume(returning: nil)
                 }
             case .rejectStopped:
@@ -554,6 +592,8 @@ final class GuardedTask: @unchecked Sendable {
 
     /// Delivers an accepted write to the engine, unless it stopped meanwhile. Caller holds `lock`.
     private func deliverLocked(_ event: Event) {
+        deliveryDepth += 1
+        defer { deliveryDepth -= 1 }
         switch machine.deliver(event.kind) {
         case .drop:
             countDroppedLocked()

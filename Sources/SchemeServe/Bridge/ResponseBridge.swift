@@ -63,7 +63,8 @@
             var buffered = 0
             var end: End?
             var endTaken = false
-            var producer: CheckedContinuation<Void, Never>?
+            /// Writers waiting for room: one per concurrent ``waitForCapacity()``, all released together.
+            var producers: [CheckedContinuation<Void, Never>] = []
             /// The event loop found nothing to take and waits for a ``wake``.
             var consumerIdle = true
             var consumerGone = false
@@ -241,7 +242,7 @@
                 await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                     let proceed = state.withLock { state -> Bool in
                         if state.buffered <= highWaterMark || state.consumerGone || Task.isCancelled { return true }
-                        state.producer = continuation
+                        state.producers.append(continuation)
                         return false
                     }
                     if proceed { continuation.resume() }
@@ -252,11 +253,11 @@
         }
 
         private func releaseProducer() {
-            let producer = state.withLock { state -> CheckedContinuation<Void, Never>? in
-                defer { state.producer = nil }
-                return state.producer
+            let producers = state.withLock { state in
+                defer { state.producers = [] }
+                return state.producers
             }
-            producer?.resume()
+            for producer in producers { producer.resume() }
         }
 
         // MARK: Event-loop side
@@ -264,7 +265,7 @@
         /// Takes everything that arrived since the last call; when nothing did, marks the loop idle
         /// so the next arrival wakes it. Releases a handler waiting for capacity.
         func take() -> Batch {
-            let (batch, producer) = state.withLock { state -> (Batch, CheckedContinuation<Void, Never>?) in
+            let (batch, producers) = state.withLock { state -> (Batch, [CheckedContinuation<Void, Never>]) in
                 var batch = Batch()
                 if !state.startTaken, let start = state.start {
                     state.startTaken = true
@@ -280,24 +281,24 @@
                     }
                 }
                 if batch.isEmpty { state.consumerIdle = true }
-                defer { state.producer = nil }
-                return (batch, state.producer)
+                defer { state.producers = [] }
+                return (batch, state.producers)
             }
-            producer?.resume()
+            for producer in producers { producer.resume() }
             return batch
         }
 
         /// The client went away: drop what is buffered, never wake the loop again, and release a
         /// waiting handler.
         func cancelConsumer() {
-            let producer = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            let producers = state.withLock { state in
                 state.consumerGone = true
                 state.chunks = []
                 state.buffered = 0
-                defer { state.producer = nil }
-                return state.producer
+                defer { state.producers = [] }
+                return state.producers
             }
-            producer?.resume()
+            for producer in producers { producer.resume() }
         }
     }
 
