@@ -2,6 +2,7 @@
 #if Packages
     internal import CSchemeKitPackagesShims
     internal import Foundation
+    internal import SchemeKit
 
     #if canImport(Glibc)
         import Glibc
@@ -112,25 +113,15 @@
             }
         }
 
-        /// Writes `data` to `path` atomically: a temporary file in the same directory, `fsync`, `rename(2)`,
-        /// `fsync` of the directory. A reader sees the old content or the new, never a mix.
+        /// Writes `data` to `path` by SchemeKit's one durability policy (``AtomicFile``): `fsync`ed
+        /// before the rename, the directory `fsync`ed after it when `durable`. A reader sees the
+        /// old content or the new, never a mix.
         static func writeAtomically(_ data: Data, to path: String, durable: Bool) throws {
-            let temporary = "\(path).tmp-\(UUID().uuidString)"
-            let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw failure("create", temporary) }
             do {
-                try data.withUnsafeBytes { bytes in
-                    if let base = bytes.baseAddress { try writeAll(fd, base, bytes.count, path: temporary) }
-                }
-                if durable && fsync(fd) != 0 { throw failure("fsync", temporary) }
-                close(fd)
-                try rename(temporary, path)
+                try AtomicFile.write([data], to: path, durability: durable ? .persistent : .complete)
             } catch {
-                close(fd)
-                unlink(temporary)
-                throw error
+                throw failure(error.operation, error.path, errno: error.code)
             }
-            if durable { try sync(parent(of: path)) }
         }
 
         /// Points the symbolic link at `path` to `target` atomically: a new link under a temporary name,

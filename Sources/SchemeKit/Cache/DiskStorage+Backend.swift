@@ -143,16 +143,21 @@ extension DiskStorage {
             }
             let file = DiskStorage.fileName(forKey: key)
             let temporary = "\(directoryPath)/\(DiskStorage.temporaryPrefix)\(UUID().uuidString)"
+            // Written and fsynced outside the lock; only the rename is ordered with the index.
+            let writer: AtomicFile.Writer
             do {
-                try DiskFileIO.writeNewFile(temporary, [header.encoded(), data])
+                writer = try AtomicFile.Writer(temporaryPath: temporary)
+                try writer.append(header.encoded())
+                try writer.append(data)
+                try writer.seal()
             } catch {
                 throw .writeFailed(key, error)
             }
             let schedule = try state.withLock { (state: inout State) throws(DiskStorageError) -> Bool in
                 do {
-                    try DiskFileIO.move(temporary, to: path(of: file))
+                    // A cache may lose its newest entry on power loss, never serve a torn one.
+                    try writer.commit(to: path(of: file), durability: .complete)
                 } catch {
-                    DiskFileIO.remove(temporary)
                     throw .writeFailed(key, error)
                 }
                 let entry = Entry(
@@ -374,12 +379,8 @@ extension DiskStorage {
                 })
             guard let data = try? JSONEncoder().encode(index) else { return }
             let temporary = "\(directoryPath)/\(DiskStorage.temporaryPrefix)index-\(UUID().uuidString)"
-            do {
-                try DiskFileIO.writeNewFile(temporary, [data])
-                try DiskFileIO.move(temporary, to: path(of: DiskIndexFile.name))
-            } catch {
-                DiskFileIO.remove(temporary)
-            }
+            // The index may lag the entries (see the contract); a failed write is retried with the next.
+            try? AtomicFile.write([data], to: path(of: DiskIndexFile.name), temporaryPath: temporary, durability: .complete)
         }
 
         /// Reads the directory: the index where it matches the files, entry headers elsewhere.

@@ -94,53 +94,41 @@ public struct NetworkWriteThrough: Sendable {
     func begin(url: URL, expectedLength: Int64?) -> NetworkWriteThroughFile? {
         guard let destination = relativeComponents(for: url) else { return nil }
         let partial = directory.appendingPathComponent(".partial", isDirectory: true)
-        let temporary = partial.appendingPathComponent(UUID().uuidString, isDirectory: false)
         do {
             try FileManager.default.createDirectory(at: partial, withIntermediateDirectories: true)
-            guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else { return nil }
-            let handle = try FileHandle(forWritingTo: temporary)
+            let writer = try AtomicFile.Writer(
+                temporaryPath: partial.appendingPathComponent(UUID().uuidString, isDirectory: false).path)
             return NetworkWriteThroughFile(
-                handle: handle,
-                temporary: temporary,
-                directory: directory,
-                destination: destination,
-                expectedLength: expectedLength
-            )
+                writer: writer, directory: directory, destination: destination, expectedLength: expectedLength)
         } catch {
             return nil
         }
     }
 }
 
-/// One response being written through: a temporary file renamed into place on ``commit()``.
+/// One response being written through: a temporary file put in place on ``commit()`` by
+/// ``AtomicFile`` (`fsync`, `renameat` into the directory walked with `O_NOFOLLOW`, `fsync` of
+/// that directory), so a crash at any moment leaves the old file, the new one or none.
 final class NetworkWriteThroughFile {
-    private let handle: FileHandle
-    private let temporary: URL
+    private let writer: AtomicFile.Writer
     private let directory: URL
     /// Safe components under `directory` (see ``NetworkWriteThrough/relativeComponents(for:)``).
     private let destination: [String]
     private let expectedLength: Int64?
-    private var written: Int64 = 0
     private var broken = false
-    private var closed = false
 
-    init(handle: FileHandle, temporary: URL, directory: URL, destination: [String], expectedLength: Int64?) {
-        self.handle = handle
-        self.temporary = temporary
+    init(writer: AtomicFile.Writer, directory: URL, destination: [String], expectedLength: Int64?) {
+        self.writer = writer
         self.directory = directory
         self.destination = destination
         self.expectedLength = expectedLength
     }
 
-    deinit {
-        if !closed { discard() }
-    }
-
+    /// Appends body bytes; after a disk error the entry is only discarded.
     func append(_ data: Data) {
         guard !broken else { return }
         do {
-            try handle.write(contentsOf: data)
-            written += Int64(data.count)
+            try writer.append(data)
         } catch {
             broken = true
         }
@@ -149,32 +137,24 @@ final class NetworkWriteThroughFile {
     /// Moves the complete file into place; returns whether it was stored.
     @discardableResult
     func commit() -> Bool {
-        closed = true
-        try? handle.close()
-        guard !broken, expectedLength == nil || expectedLength == written else {
-            try? FileManager.default.removeItem(at: temporary)
-            return false
-        }
-        // rename(2) replaces atomically: a reader sees the old file or the new one, never a part.
-        guard let name = destination.last,
+        guard !broken, expectedLength == nil || expectedLength == writer.count, let name = destination.last,
             case .success(let parent) = FileResolver.openDirectory(
                 rootPath: directory.path, components: destination.dropLast(), creating: true)
         else {
-            try? FileManager.default.removeItem(at: temporary)
+            writer.discard()
             return false
         }
         defer { POSIX.close(parent) }
-        guard renameat(AT_FDCWD, temporary.path, parent, name) == 0 else {
-            try? FileManager.default.removeItem(at: temporary)
+        do {
+            try writer.commit(toName: name, in: parent, durability: .persistent)
+            return true
+        } catch {
             return false
         }
-        return true
     }
 
-    /// Drops the temporary file.
+    /// Drops the temporary file (a released file that was not committed is dropped too).
     func discard() {
-        closed = true
-        try? handle.close()
-        try? FileManager.default.removeItem(at: temporary)
+        writer.discard()
     }
 }

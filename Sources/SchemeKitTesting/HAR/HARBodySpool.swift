@@ -32,8 +32,8 @@ final class HARBodySpool {
     let directory: URL
     let limit: Int
     private var memory = Data()
-    private var descriptor: Int32 = -1
-    private var temporary: URL?
+    /// The temporary file, once the body outgrew memory.
+    private var spilled: AtomicFile.Writer?
     private(set) var count = 0
     private var hash = FNV1a.offsetBasis
     /// The first I/O error; the exchange is then not recorded.
@@ -54,13 +54,16 @@ final class HARBodySpool {
         guard failure == nil, !bytes.isEmpty else { return }
         hash = FNV1a.hash64(bytes, basis: hash)
         count += bytes.count
-        if descriptor < 0, memory.count + bytes.count <= limit {
+        if spilled == nil, memory.count + bytes.count <= limit {
             memory.append(contentsOf: bytes)
             return
         }
-        if descriptor < 0 { spill() }
-        guard descriptor >= 0 else { return }
-        writeAll(bytes)
+        do {
+            if spilled == nil { try spill() }
+            try spilled?.append(bytes)
+        } catch {
+            failure = HARError(.writeFailed, "cannot write a body file: \(error)")
+        }
     }
 
     /// Adds bytes.
@@ -69,80 +72,44 @@ final class HARBodySpool {
     }
 
     /// Moves what is in memory to a new temporary file.
-    private func spill() {
-        let url = directory.appendingPathComponent(".har-body-\(UUID().uuidString).tmp")
-        let opened = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard opened >= 0 else {
-            failure = HARFileIO.failure("create a body file in \(directory.lastPathComponent)")
-            return
-        }
-        descriptor = opened
-        temporary = url
+    private func spill() throws(AtomicFile.Failure) {
+        let writer = try AtomicFile.Writer(
+            temporaryPath: directory.appendingPathComponent(".har-body-\(UUID().uuidString).tmp").path)
+        spilled = writer
         let buffered = memory
         memory = Data()
-        buffered.withUnsafeBytes { writeAll($0) }
-    }
-
-    private func writeAll(_ bytes: UnsafeRawBufferPointer) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0, errno == EINTR { continue }
-            guard written > 0 else {
-                failure = HARFileIO.failure("write a body file")
-                return
-            }
-            offset += written
-        }
+        try writer.append(buffered)
     }
 
     /// Ends the body: inline bytes, or the content-named file (`fileExtension` without a dot).
     func finish(fileExtension: String) throws(HARError) -> Stored {
         if let failure { throw failure }
-        guard descriptor >= 0, let temporary else { return .inline(memory) }
-        let synced = fsync(descriptor) == 0
-        close(descriptor)
-        descriptor = -1
-        guard synced else {
-            discard()
-            throw HARFileIO.failure("flush a body file")
-        }
+        guard let writer = spilled else { return .inline(memory) }
         let base = "\(FNV1a.hex(hash))-\(count)"
         let suffix = fileExtension.isEmpty ? "" : ".\(fileExtension)"
-        for attempt in 0..<1000 {
-            let name = attempt == 0 ? base + suffix : "\(base)-\(attempt)\(suffix)"
-            let target = directory.appendingPathComponent(name)
-            if link(temporary.path, target.path) == 0 {
-                unlink(temporary.path)
-                self.temporary = nil
-                HARFileIO.syncDirectory(directory)
-                return .file(name: name, url: target)
+        defer { discard() }
+        do {
+            for attempt in 0..<1000 {
+                let name = attempt == 0 ? base + suffix : "\(base)-\(attempt)\(suffix)"
+                let target = directory.appendingPathComponent(name)
+                // link(2) never replaces: a taken name is the same body recorded before, or a collision.
+                if try writer.claim(target.path, durability: .persistent) { return .file(name: name, url: target) }
+                if HARFileIO.regularFileSize(target) == count,
+                    HARFileIO.sameContents(target, URL(fileURLWithPath: writer.temporaryPath))
+                {
+                    return .file(name: name, url: target)
+                }
             }
-            guard errno == EEXIST else {
-                let error = HARFileIO.failure("name the body file \(name)")
-                discard()
-                throw error
-            }
-            // The name is taken: the same body recorded before, or a hash collision.
-            if HARFileIO.regularFileSize(target) == count, HARFileIO.sameContents(target, temporary) {
-                discard()
-                return .file(name: name, url: target)
-            }
+        } catch {
+            throw HARError(.writeFailed, "cannot name the body file \(base)\(suffix): \(error)")
         }
-        discard()
         throw HARError(.writeFailed, "too many body files named \(base)*")
     }
 
     /// Throws the body away (a stopped or failed exchange).
     func discard() {
-        if descriptor >= 0 {
-            close(descriptor)
-            descriptor = -1
-        }
-        if let temporary {
-            unlink(temporary.path)
-            self.temporary = nil
-        }
+        spilled?.discard()
+        spilled = nil
         memory = Data()
     }
 }
