@@ -157,7 +157,7 @@ let package = Package(
         // Not a product: a process the tests start and kill mid-write (crash-safety tests).
         .executableTarget(
             name: "SchemeKitFaultHelper",
-            dependencies: ["SchemeKit"],
+            dependencies: ["SchemeKit", "SchemeKitTesting"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

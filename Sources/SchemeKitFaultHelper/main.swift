@@ -2,7 +2,8 @@
 // SchemeKit's stores survive crashes. Not a product. Each mode lives in its own file.
 //
 // Usage: SchemeKitFaultHelper <mode> <arguments…>
-//   cache-write <directory> [entries] [max-bytes]   see CacheWriter.swift
+//   cache-write <directory> [entries] [max-bytes]          see CacheWriter.swift
+//   write-through <origin> <directory> <query> [files]     see WriteThroughWriter.swift
 
 import Foundation
 
@@ -17,8 +18,10 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "cache-write":
     exit(CacheWriter.run(Array(arguments.dropFirst())))
+case "write-through":
+    exit(await WriteThroughWriter.run(Array(arguments.dropFirst())))
 default:
     FileHandle.standardError.write(
-        Data("usage: SchemeKitFaultHelper cache-write <directory> [entries] [max-bytes]\n".utf8))
+        Data("usage: SchemeKitFaultHelper cache-write|write-through <arguments…>\n".utf8))
     exit(64)
 }

@@ -110,7 +110,12 @@ package enum AtomicFile {
         package init(temporaryPath: String) throws(Failure) {
             self.temporaryPath = temporaryPath
             descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
-            guard descriptor >= 0 else { throw Failure(operation: "open", path: temporaryPath, code: errno) }
+            guard descriptor >= 0 else {
+                let failure = Failure(operation: "open", path: temporaryPath, code: errno)
+                // deinit runs for a failed init too: the file at that name is not ours to remove.
+                finished = true
+                throw failure
+            }
         }
 
         deinit {
