@@ -1,8 +1,10 @@
+import Dispatch
 public import HTTPTypes
 
 /// Makes a ``CallbackSchemeHandler`` a ``SchemeHandler``.
 ///
-/// The adapter calls ``CallbackSchemeHandler/start(_:)``, forwards the task's calls to the guarded
+/// The adapter calls ``CallbackSchemeHandler/start(_:)`` on a dispatch queue (never on Swift's
+/// cooperative pool, so it may block), forwards the task's calls to the guarded
 /// writer in order, and calls ``CallbackSchemeHandler/stop(_:)`` once when the engine stops the
 /// task after it started (a task stopped before it started is never started). Calls the callback
 /// code makes on its task after the stop are dropped. A callback handler always answers (it
@@ -29,9 +31,12 @@ public struct CallbackHandlerAdapter<Handler: CallbackSchemeHandler>: SchemeHand
         let task = CallbackSchemeTask(request: request)
         let handler = self.handler
         await withTaskCancellationHandler {
+            // `start` runs on a dispatch queue, never on Swift's cooperative pool: a ported handler
+            // that answers inside it may then block on back-pressure while this task drains.
             // A stop that came first means the callback handler is never started (nor stopped).
-            guard task.markStarted() else { return }
-            handler.start(task)
+            DispatchQueue.global().async {
+                if task.markStarted() { handler.start(task) }
+            }
             while let event = await task.nextEvent() {
                 do {
                     switch event {

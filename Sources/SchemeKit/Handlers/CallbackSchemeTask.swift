@@ -15,13 +15,17 @@ import Synchronization
 /// producer — a dispatch queue or thread reading a file or a socket — simply runs at the engine's
 /// pace, with bounded memory.
 ///
-/// Two exceptions never block, because blocking there could stall the very work that drains the
-/// queue:
-/// - calls made from inside a Swift task (including ``CallbackSchemeHandler/start(_:)``, which the
-///   adapter calls from its own task) are queued whatever the size — from async code, use
-///   ``write(_:)``, which suspends instead of blocking;
-/// - do not call it on the thread that delivers to your engine (an engine that delivers on its
-///   main thread, say) while the queue is full: the delivery could never run.
+/// ``CallbackHandlerAdapter`` calls ``CallbackSchemeHandler/start(_:)`` on a dispatch queue, never
+/// on Swift's cooperative pool, so a ported handler that answers synchronously inside `start` is
+/// paced the same way.
+///
+/// A call made from inside a Swift task never blocks (a blocked cooperative thread could stall
+/// the very work that drains the queue): from async code, use ``write(_:)``, which suspends
+/// instead. A ``didReceive(_:)-(Data)`` from a task still queues past ``bufferLimit``, up to
+/// ``overflowLimit``; past that the task fails with ``Overflow`` (naming ``write(_:)``) and later
+/// calls are dropped, so memory stays bounded whoever calls. Do not call it on the thread that
+/// delivers to your engine (an engine that delivers on its main thread, say) while the queue is
+/// full: the delivery could never run.
 public final class CallbackSchemeTask: Sendable, Hashable {
     enum Event: Sendable {
         case head(SchemeResponse)
@@ -41,16 +45,30 @@ public final class CallbackSchemeTask: Sendable, Hashable {
         var writers: [CheckedContinuation<Bool, Never>] = []
     }
 
+    /// The error a task fails with when async code queued more than ``overflowLimit`` body bytes
+    /// through ``didReceive(_:)-(Data)``, which cannot wait for room there.
+    public struct Overflow: Error, CustomStringConvertible, Sendable {
+        /// The bound that was passed.
+        public let limit: Int
+
+        /// Names the limit and the call to use instead.
+        public var description: String {
+            "CallbackSchemeTask: more than \(limit) body bytes queued from async code; "
+                + "call write(_:) there, which waits for room"
+        }
+    }
+
     /// The request to answer.
     public let request: SchemeRequest
     /// The most body bytes queued before ``didReceive(_:)-(Data)`` blocks and ``write(_:)``
     /// suspends. Default: 1 MiB.
     public let bufferLimit: Int
-    /// Guards `queue`; producers that must wait for room wait on it. A condition variable (not
-    /// SchemeKit's ``Locked``) because a blocked producer must sleep until the engine drains the
-    /// queue; `NSCondition` is a pthread mutex and condition, which the thread sanitizer sees.
-    private let condition = NSCondition()
-    nonisolated(unsafe) private var queue = Queue()
+    /// The most body bytes queued by calls that cannot block (from a Swift task) before the task
+    /// fails with ``Overflow``: 16 × ``bufferLimit``.
+    public var overflowLimit: Int { bufferLimit.multipliedReportingOverflow(by: 16).partialValue }
+    /// The queue; a producer that must wait for room sleeps on its condition until the engine
+    /// drains it (SchemeKit's one condition primitive, which the thread sanitizer sees).
+    private let queue = ConditionLock(Queue())
     /// 0: not started, 1: started, 2: stopped.
     private let phase = Atomic<UInt8>(0)
 
@@ -63,19 +81,16 @@ public final class CallbackSchemeTask: Sendable, Hashable {
     public var isStopped: Bool { phase.load(ordering: .acquiring) == 2 }
 
     /// Body bytes queued and not yet taken by the engine.
-    public var queuedBytes: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return queue.bytes
-    }
+    public var queuedBytes: Int { queue.withLock { $0.bytes } }
 
     /// Sends the response head.
-    public func didReceive(_ response: SchemeResponse) { enqueue(.head(response), bytes: 0, mayBlock: false) }
+    public func didReceive(_ response: SchemeResponse) { enqueue(.head(response), bytes: 0, producer: .admitted) }
 
     /// Sends body bytes; blocks the calling thread while ``bufferLimit`` bytes are queued (see
     /// the type's "Back-pressure" notes), unless called from a Swift task.
     public func didReceive(_ data: Data) {
-        enqueue(.body(data), bytes: data.count, mayBlock: withUnsafeCurrentTask { $0 == nil })
+        let blocking = withUnsafeCurrentTask { $0 == nil }
+        enqueue(.body(data), bytes: data.count, producer: blocking ? .blocking : .bounded)
     }
 
     /// Sends body bytes from async code: suspends (never blocks) while ``bufferLimit`` bytes are
@@ -83,79 +98,108 @@ public final class CallbackSchemeTask: Sendable, Hashable {
     public func write(_ data: Data) async {
         while true {
             let admitted: Bool = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                condition.lock()
-                if queue.ended || queue.bytes < bufferLimit {
-                    condition.unlock()
-                    continuation.resume(returning: true)
-                    return
+                let room = queue.withLock { queue -> Bool in
+                    if queue.ended || queue.bytes < bufferLimit { return true }
+                    // Woken by the consumer (or a stop) with `false`: check again.
+                    queue.writers.append(continuation)
+                    return false
                 }
-                // Woken by the consumer (or a stop) with `false`: check again.
-                queue.writers.append(continuation)
-                condition.unlock()
+                if room { continuation.resume(returning: true) }
             }
             if admitted { break }
         }
-        enqueue(.body(data), bytes: data.count, mayBlock: false)
+        enqueue(.body(data), bytes: data.count, producer: .admitted)
     }
 
     /// Completes the response.
-    public func didFinish() { enqueue(.finish, bytes: 0, mayBlock: false, terminal: true) }
+    public func didFinish() { enqueue(.finish, bytes: 0, producer: .admitted, terminal: true) }
 
     /// Fails the task.
     public func didFailWithError(_ error: any Error) {
-        enqueue(.fail(error), bytes: 0, mayBlock: false, terminal: true)
+        enqueue(.fail(error), bytes: 0, producer: .admitted, terminal: true)
     }
 
-    private func enqueue(_ event: Event, bytes: Int, mayBlock: Bool, terminal: Bool = false) {
-        condition.lock()
-        if mayBlock {
-            while !queue.ended && queue.bytes >= bufferLimit { condition.wait() }
+    /// How a call waits for room.
+    private enum Producer {
+        /// Never waits: a head, a terminal call, or bytes ``write(_:)`` already found room for.
+        case admitted
+        /// A thread outside Swift's pool: sleeps until the queue has room.
+        case blocking
+        /// A Swift task calling ``didReceive(_:)-(Data)``: cannot wait; fails past ``overflowLimit``.
+        case bounded
+    }
+
+    private func enqueue(_ event: Event, bytes: Int, producer: Producer, terminal: Bool = false) {
+        let limit = bufferLimit
+        let overflow = overflowLimit
+        let consumer: CheckedContinuation<Event?, Never>?
+        var delivered = event
+        if producer == .blocking {
+            consumer = queue.wait { queue -> CheckedContinuation<Event?, Never>?? in
+                guard queue.ended || queue.bytes < limit else { return nil }
+                return .some(Self.append(event, bytes: bytes, terminal: terminal, to: &queue, delivered: &delivered))
+            } ?? nil
+        } else {
+            consumer = queue.withLock { queue in
+                if producer == .bounded, !queue.ended, queue.bytes + bytes > overflow {
+                    // A producer that cannot wait went past the hard bound: fail instead of growing.
+                    return Self.append(
+                        .fail(Overflow(limit: overflow)), bytes: 0, terminal: true, to: &queue, delivered: &delivered)
+                }
+                return Self.append(event, bytes: bytes, terminal: terminal, to: &queue, delivered: &delivered)
+            }
         }
-        guard !queue.ended else {
-            condition.unlock()
-            return
-        }
+        consumer?.resume(returning: delivered)
+    }
+
+    /// Queues `event` (or hands it to a waiting consumer, returned to be resumed outside the lock
+    /// with `delivered`); drops it once the queue ended.
+    private static func append(
+        _ event: Event, bytes: Int, terminal: Bool, to queue: inout Queue, delivered: inout Event
+    ) -> CheckedContinuation<Event?, Never>? {
+        guard !queue.ended else { return nil }
         if terminal { queue.ended = true }
+        delivered = event
         if let consumer = queue.consumer {
             queue.consumer = nil
-            condition.unlock()
-            consumer.resume(returning: event)
-            return
+            return consumer
         }
         queue.events.append(event)
         queue.bytes += bytes
-        condition.unlock()
+        return nil
     }
 
     /// The next call to relay, in order; `nil` after the last one or once stopped.
     func nextEvent() async -> Event? {
         await withCheckedContinuation { (continuation: CheckedContinuation<Event?, Never>) in
-            condition.lock()
-            guard queue.first < queue.events.count else {
-                let ended = queue.ended
-                if !ended { queue.consumer = continuation }
-                condition.unlock()
-                if ended { continuation.resume(returning: nil) }
-                return
-            }
-            let event = queue.events[queue.first]
-            queue.events[queue.first] = .finish
-            queue.first += 1
-            if queue.first == queue.events.count || queue.first >= 64 {
-                queue.events.removeFirst(queue.first)
-                queue.first = 0
-            }
-            var writers: [CheckedContinuation<Bool, Never>] = []
-            if case .body(let data) = event {
-                queue.bytes -= data.count
-                if queue.bytes <= bufferLimit / 4 {
-                    condition.broadcast()
-                    swap(&writers, &queue.writers)
+            let limit = bufferLimit
+            let (event, ended, writers) = queue.withLock {
+                queue -> (Event?, Bool, [CheckedContinuation<Bool, Never>]) in
+                guard queue.first < queue.events.count else {
+                    if !queue.ended { queue.consumer = continuation }
+                    return (nil, queue.ended, [])
                 }
+                let event = queue.events[queue.first]
+                queue.events[queue.first] = .finish
+                queue.first += 1
+                if queue.first == queue.events.count || queue.first >= 64 {
+                    queue.events.removeFirst(queue.first)
+                    queue.first = 0
+                }
+                var writers: [CheckedContinuation<Bool, Never>] = []
+                if case .body(let data) = event {
+                    queue.bytes -= data.count
+                    // Blocked producers are woken by the lock's broadcast; suspended ones here.
+                    if queue.bytes <= limit / 4 { swap(&writers, &queue.writers) }
+                }
+                return (event, false, writers)
             }
-            condition.unlock()
             for writer in writers { writer.resume(returning: false) }
-            continuation.resume(returning: event)
+            if let event {
+                continuation.resume(returning: event)
+            } else if ended {
+                continuation.resume(returning: nil)
+            }
         }
     }
 
@@ -169,17 +213,17 @@ public final class CallbackSchemeTask: Sendable, Hashable {
     /// was already stopped.
     func markStopped() -> Bool {
         let previous = phase.exchange(2, ordering: .acquiringAndReleasing)
-        condition.lock()
-        queue.ended = true
-        queue.events = []
-        queue.first = 0
-        queue.bytes = 0
-        let consumer = queue.consumer
-        queue.consumer = nil
-        let writers = queue.writers
-        queue.writers = []
-        condition.broadcast()
-        condition.unlock()
+        let (consumer, writers) = queue.withLock { queue in
+            queue.ended = true
+            queue.events = []
+            queue.first = 0
+            queue.bytes = 0
+            defer {
+                queue.consumer = nil
+                queue.writers = []
+            }
+            return (queue.consumer, queue.writers)
+        }
         consumer?.resume(returning: nil)
         for writer in writers { writer.resume(returning: false) }
         return previous == 1

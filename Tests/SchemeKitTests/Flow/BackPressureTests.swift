@@ -188,4 +188,58 @@ struct BackPressureTests {
         await producer.value
         #expect(received == 240)
     }
+
+    @Test(.timeLimit(.minutes(1)))
+    func didReceiveFromAsyncCodeFailsTheTaskPastTheOverflowLimit() async throws {
+        let task = CallbackSchemeTask(request: try SchemeRequest("app://x/"), bufferLimit: 100)
+        #expect(task.overflowLimit == 1600)
+        // From a Swift task didReceive cannot wait: it queues up to the hard bound, then fails.
+        await Task {
+            for _ in 0..<10 { task.didReceive(Data(count: 500)) }
+            task.didFinish()
+        }.value
+        #expect(task.queuedBytes == 1500)
+        var received = 0
+        var failure: (any Error)?
+        while let event = await task.nextEvent() {
+            switch event {
+            case .body(let data): received += data.count
+            case .fail(let error): failure = error
+            default: break
+            }
+        }
+        #expect(received == 1500)
+        let overflow = try #require(failure as? CallbackSchemeTask.Overflow)
+        #expect(overflow.limit == 1600)
+        #expect(overflow.description.contains("write(_:)"))
+    }
+
+    /// A ported handler that answers synchronously inside `start`, 8 MiB in 64 KiB chunks.
+    final class AnswerInStartHandler: CallbackSchemeHandler {
+        let maximumQueued = Atomic<Int>(0)
+
+        func start(_ task: CallbackSchemeTask) {
+            task.didReceive(SchemeResponse(status: .ok, mimeType: "application/octet-stream"))
+            for _ in 0..<128 {
+                task.didReceive(Data(count: 64 << 10))
+                _ = maximumQueued.max(task.queuedBytes, ordering: .relaxed)
+            }
+            task.didFinish()
+        }
+
+        func stop(_ task: CallbackSchemeTask) {}
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aHandlerAnsweringInsideStartIsPacedByTheEngine() async throws {
+        let handler = AnswerInStartHandler()
+        let registry = SchemeRegistry()
+        try registry.register(CallbackHandlerAdapter(handler), for: "app")
+        let sink = ThrottledSink(bytesPerSecond: Double(64 << 20), checksPattern: false)
+        await registry.handle(try SchemeRequest("app://x/answer"), sink: sink)
+        #expect(sink.finished)
+        #expect(sink.bytes == 8 << 20)
+        // start runs off Swift's pool, so it blocks at the bound instead of queueing all 8 MiB.
+        #expect(handler.maximumQueued.load(ordering: .relaxed) <= (1 << 20) + (64 << 10))
+    }
 }
