@@ -119,6 +119,7 @@
         ) throws -> EventLoopFuture<Upgraded?> {
             let upgrader = NIOTypedWebSocketClientUpgrader<Upgraded?>(
                 maxFrameSize: limit,
+                enableAutomaticErrorHandling: false,  // WebSocketClientHandler answers protocol errors
                 upgradePipelineHandler: { channel, _ in
                     channel.eventLoop.makeCompletedFuture {
                         // A message may come in fragments: joined here, up to the same limit.

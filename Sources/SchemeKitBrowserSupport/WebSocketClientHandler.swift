@@ -62,20 +62,23 @@
             }
         }
 
+        /// Protocol errors end the connection with the matching close code (this handler does what
+        /// NIO's automatic error handling would, so that the reason is known before the close).
         func errorCaught(context: ChannelHandlerContext, error: any Error) {
-            if reason == nil {
-                switch error {
-                case NIOWebSocketError.invalidFrameLength,
-                    NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge:
+            var code = WebSocketErrorCode.protocolError
+            switch error {
+            case NIOWebSocketError.invalidFrameLength, NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge:
+                code = .messageTooLarge
+                if reason == nil {
                     reason = WebSocketError(
                         .messageTooLarge,
                         "the browser sent a message over the WebSocket's maximum message size of \(maximumMessageSize) bytes; raise the limit"
                     )
-                default:
-                    reason = WebSocketError(.closed, "the WebSocket failed: \(error)")
                 }
+            default:
+                if reason == nil { reason = WebSocketError(.closed, "the WebSocket failed: \(error)") }
             }
-            sendClose(context: context, code: .protocolError)
+            sendClose(context: context, code: code)
         }
 
         func channelInactive(context: ChannelHandlerContext) {
