@@ -199,6 +199,7 @@ let package = Package(
         .testTarget(
             name: "SchemeKitChromiumTests",
             dependencies: [
+                "LoopbackTestSupport",
                 .target(name: "SchemeKitChromium", condition: .when(traits: ["Chromium"])),
                 .target(name: "SchemeKitTesting", condition: .when(traits: ["Chromium"])),
                 .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["Chromium"])),
@@ -219,6 +220,7 @@ let package = Package(
         .testTarget(
             name: "SchemeKitFirefoxTests",
             dependencies: [
+                "LoopbackTestSupport",
                 .target(name: "SchemeKitFirefox", condition: .when(traits: ["Firefox"])),
                 .target(name: "SchemeKitBrowserSupport", condition: .when(traits: ["Firefox"])),
                 .target(name: "SchemeKitTesting", condition: .when(traits: ["Firefox"])),

@@ -29,7 +29,7 @@
 
         @Test(arguments: [
             "", "nul", "[1,]", "{\"a\" 1}", "{\"a\":1,}", "01", "1.", "-", "\"\\x\"", "\"abc", "[1 2]",
-            "\"a\u{01}b\"", "{} x", "tru", "\"\\u12\"", "{1: 2}",
+            "\"a\u{01}b\"", "{} x", "tru", "\"\\u12\"", "{1: 2}", "1e999",
         ])
         func refusesWhatIsNotJSON(text: String) {
             #expect(throws: BiDiProtocolError.self) { try Self.read(text) }

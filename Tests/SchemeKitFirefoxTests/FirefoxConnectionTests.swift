@@ -1,5 +1,6 @@
 #if Firefox
     import Foundation
+    import LoopbackTestSupport
     import NIOCore
     import SchemeKitTesting
     import Testing
@@ -104,14 +105,14 @@
         /// it opens and closes its own pages, a second client is refused with a clear error while
         /// the first holds the session, and closing never stops Firefox.
         @Test func connectAttachesToAFirefoxItDidNotStart() async throws {
-            let remote = try RemoteFirefox.start()
+            let remote = try BrowserProcess(.firefox, timeout: Double(TestTiming.factor) * 30)
             defer { remote.stop() }
-            let browser = try await FirefoxBrowser.connect(to: remote.sessionURL)
+            let browser = try await FirefoxBrowser.connect(to: remote.webSocketURL)
             #expect(browser.isAttached && browser.processIdentifier == nil)
             let page = try await browser.newPage()
             #expect(try await page.evaluate("navigator.userAgent", as: String.self).contains("Firefox"))
             await #expect {
-                _ = try await FirefoxBrowser.connect(to: remote.sessionURL)
+                _ = try await FirefoxBrowser.connect(to: remote.webSocketURL)
             } throws: { error in
                 let error = error as? FirefoxError
                 return error?.code == .connectFailed && error?.message.contains("one at a time") == true
@@ -119,7 +120,7 @@
             await browser.close()
             #expect(remote.isRunning, "closing an attached browser leaves Firefox running")
             // The session ended: another client gets one.
-            let again = try await FirefoxBrowser.connect(to: remote.sessionURL)
+            let again = try await FirefoxBrowser.connect(to: remote.webSocketURL)
             #expect(try await again.newPage().evaluate("1", as: Int.self) == 1)
             await again.close()
             #expect(remote.isRunning)
@@ -136,64 +137,6 @@
             } throws: { error in
                 (error as? FirefoxError)?.code == .connectFailed && "\(error)".contains("127.0.0.1:1")
             }
-        }
-    }
-
-    /// A Firefox started as its own process with `--remote-debugging-port`, the way a grid node or a
-    /// user starts one; the tests only attach to it.
-    final class RemoteFirefox: Sendable {
-        let process: Process
-        let profile: URL
-        let sessionURL: URL
-
-        private init(process: Process, profile: URL, sessionURL: URL) {
-            self.process = process
-            self.profile = profile
-            self.sessionURL = sessionURL
-        }
-
-        static func start() throws -> RemoteFirefox {
-            let profile = FileManager.default.temporaryDirectory.appendingPathComponent("remote-firefox-\(UUID())")
-            try FileManager.default.createDirectory(at: profile, withIntermediateDirectories: true)
-            let log = profile.appendingPathComponent("stderr.log")
-            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [
-                ProcessInfo.processInfo.environment["SCHEMEKIT_FIREFOX"] ?? "firefox-esr", "--headless",
-                "--remote-debugging-port=0", "--no-remote", "--profile", profile.appendingPathComponent("p").path,
-                "about:blank",
-            ]
-            try FileManager.default.createDirectory(
-                at: profile.appendingPathComponent("p"), withIntermediateDirectories: true)
-            process.standardError = try FileHandle(forWritingTo: log)
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            let deadline = Date.now.addingTimeInterval(Double(TestTiming.factor) * 30)
-            while Date.now < deadline {
-                let text = String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self)
-                if let range = text.range(of: "WebDriver BiDi listening on ") {
-                    let address = text[range.upperBound...].prefix { !$0.isWhitespace }
-                    return RemoteFirefox(
-                        process: process, profile: profile, sessionURL: URL(string: "\(address)/session")!)
-                }
-                usleep(50_000)
-            }
-            process.terminate()
-            throw FirefoxError(.launchFailed, "the remote Firefox did not start")
-        }
-
-        var isRunning: Bool { process.isRunning }
-
-        func stop() {
-            if process.isRunning {
-                kill(process.processIdentifier, SIGTERM)
-                let deadline = Date.now.addingTimeInterval(5)
-                while process.isRunning && Date.now < deadline { usleep(20_000) }
-                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-                process.waitUntilExit()
-            }
-            try? FileManager.default.removeItem(at: profile)
         }
     }
 #endif

@@ -14,7 +14,8 @@
     ///
     /// ``launch(_:)`` starts `firefox-esr --headless --remote-debugging-port=0 --no-remote --profile
     /// <fresh profile> about:blank`, reads the WebSocket address Firefox prints on standard error,
-    /// and starts a BiDi session (no geckodriver involved). ``connect(to:maximumMessageSize:timeout:)``
+    /// and starts a BiDi session (no geckodriver involved). A small watchdog kills that Firefox when
+    /// this process ends without closing it, even on `SIGKILL`. ``connect(to:maximumMessageSize:timeout:)``
     /// attaches to a Firefox someone else started; closing it then closes only what this browser
     /// opened and never stops Firefox. Always ``close()`` a browser: a launched Firefox otherwise
     /// outlives it, and an attached one keeps its session (Firefox allows one at a time).
@@ -24,7 +25,7 @@
         /// The Firefox version the session reported (`153.7.0`), or `""` when it did not say.
         public let version: String
         /// Firefox's process id, for a browser ``launch(_:)`` started; `nil` for an attached one.
-        public var processIdentifier: Int32? { process?.pid }
+        public var processIdentifier: Int32? { process?.firefox.withLock { $0 } }
         /// Whether this browser attached to a Firefox it did not start (and will not stop).
         public var isAttached: Bool { process == nil }
         private let process: FirefoxProcess?

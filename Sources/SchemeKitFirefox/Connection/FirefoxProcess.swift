@@ -1,44 +1,86 @@
 #if Firefox
     import Foundation
+    import SchemeKit
 
     #if canImport(Glibc)
         import Glibc
     #endif
 
-    /// A Firefox child process: spawned in a process group of its own with its standard error in a
-    /// file (where it prints its WebDriver BiDi address), signalled as a group, reaped.
+    /// A Firefox child process that cannot outlive the process that started it.
+    ///
+    /// Firefox is started by a small `/bin/sh` watchdog, in a process group of its own: the
+    /// watchdog starts Firefox, then reads its standard input, a pipe only this process writes to.
+    /// When that pipe closes — ``terminate(after:)``, or this process ending in any way, a crash or
+    /// `SIGKILL` included — the watchdog kills the whole group (Firefox and its content processes).
+    /// A Chromium started with its DevTools pipe exits when the pipe closes; Firefox's WebSocket
+    /// gives no such guarantee, hence the watchdog. No other descriptor of this process reaches
+    /// Firefox (`closefrom`), so no pipe of ours stays open in it.
     final class FirefoxProcess: Sendable {
-        let pid: pid_t
+        /// The watchdog's pid, which is also the process group's id.
+        let group: pid_t
+        /// Firefox's own pid, once the watchdog reported it.
+        let firefox: Locked<pid_t?> = Locked(nil)
+        /// Our end of the watchdog's standard input.
+        private let lifeline: Int32
 
-        private init(pid: pid_t) { self.pid = pid }
+        private init(group: pid_t, lifeline: Int32) {
+            self.group = group
+            self.lifeline = lifeline
+        }
 
-        /// Spawns `arguments[0]` (looked up in `PATH`) with standard input and output on `/dev/null`
-        /// and standard error appended to `standardErrorPath`. Other descriptors are not closed for
-        /// it (Glibc's `posix_spawn_file_actions_addclosefrom_np` is not visible from Swift): the
-        /// ones SchemeKit and SwiftNIO open are close-on-exec.
+        /// The watchdog: starts Firefox (`"$@"`), says its pid on standard error, waits for end of
+        /// file on standard input, then kills its process group.
+        private static let watchdog = """
+            "$@" </dev/null &
+            echo "SchemeKit: Firefox pid $!" >&2
+            while read -r _; do :; done
+            kill -KILL 0
+            """
+
+        /// Spawns Firefox (`arguments[0]` looked up in `PATH`) under the watchdog, with standard
+        /// output on `/dev/null` and standard error appended to `standardErrorPath`.
         static func spawn(arguments: [String], standardErrorPath: String) throws(FirefoxError) -> FirefoxProcess {
+            var pipeEnds: [Int32] = [-1, -1]
+            guard pipe(&pipeEnds) == 0 else { throw FirefoxError(.launchFailed, "pipe failed: errno \(errno)") }
+            // Neither end may leak into other children (the read end reaches the watchdog by dup2).
+            for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            let (readEnd, writeEnd) = (pipeEnds[0], pipeEnds[1])
+            defer { close(readEnd) }
             var actions = posix_spawn_file_actions_t()
             posix_spawn_file_actions_init(&actions)
             defer { posix_spawn_file_actions_destroy(&actions) }
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_adddup2(&actions, readEnd, 0)
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 2, standardErrorPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+            closeFrom(3, in: &actions)
             var attributes = posix_spawnattr_t()
             posix_spawnattr_init(&attributes)
             defer { posix_spawnattr_destroy(&attributes) }
-            // Its own process group: a signal aimed at our group does not reach Firefox, and
-            // closing the browser can signal its content processes too.
+            // Its own process group: a signal aimed at our group does not reach Firefox, and the
+            // watchdog's `kill 0` reaches Firefox's content processes.
             posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
             posix_spawnattr_setpgroup(&attributes, 0)
-            var cArguments = arguments.map { strdup($0) }
+            let command = ["/bin/sh", "-c", watchdog, "sh"] + arguments
+            var cArguments = command.map { strdup($0) }
             cArguments.append(nil)
             defer { for argument in cArguments { free(argument) } }
             var pid: pid_t = 0
-            let result = posix_spawnp(&pid, arguments[0], &actions, &attributes, cArguments, environ)
+            let result = posix_spawn(&pid, "/bin/sh", &actions, &attributes, cArguments, environ)
             guard result == 0 else {
-                throw FirefoxError(.launchFailed, "cannot start \(arguments[0]): \(String(cString: strerror(result)))")
+                close(writeEnd)
+                throw FirefoxError(
+                    .launchFailed, "cannot start /bin/sh for \(arguments[0]): \(String(cString: strerror(result)))")
             }
-            return FirefoxProcess(pid: pid)
+            return FirefoxProcess(group: pid, lifeline: writeEnd)
+        }
+
+        /// `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34), looked up at run time: Swift's
+        /// Glibc module does not declare it.
+        private static func closeFrom(_ first: Int32, in actions: inout posix_spawn_file_actions_t) {
+            typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
+            else { return }
+            _ = unsafeBitCast(symbol, to: AddCloseFrom.self)(&actions, first)
         }
 
         /// Waits until Firefox prints `WebDriver BiDi listening on ws://HOST:PORT` in the file,
@@ -55,13 +97,16 @@
                     defer { try? handle.close() }
                     try? handle.seek(toOffset: offset)
                     let text = String(decoding: (try? handle.readToEnd()) ?? Data(), as: UTF8.self)
+                    if let range = text.range(of: "SchemeKit: Firefox pid ") {
+                        let digits = text[range.upperBound...].prefix { $0.isNumber }
+                        if let pid = pid_t(digits) { firefox.withLock { $0 = pid } }
+                    }
                     if let range = text.range(of: marker) {
-                        let rest = text[range.upperBound...]
-                        let address = rest.prefix { !$0.isWhitespace }
+                        let address = text[range.upperBound...].prefix { !$0.isWhitespace }
                         if let url = URL(string: String(address)) { return url }
                     }
                 }
-                if reaped() {
+                if !firefoxIsRunning || reaped() {
                     throw FirefoxError(.launchFailed, "Firefox exited before it opened WebDriver BiDi (see \(path))")
                 }
                 try? await Task.sleep(for: .milliseconds(25))
@@ -69,32 +114,49 @@
             throw FirefoxError(.launchFailed, "Firefox did not open WebDriver BiDi within \(timeout) (see \(path))")
         }
 
-        /// Sends `signal` to Firefox's process group, then to Firefox itself.
-        func signal(_ signal: Int32) {
-            _ = kill(-pid, signal)
-            _ = kill(pid, signal)
+        /// Whether Firefox itself still runs (`true` until the watchdog has reported its pid).
+        var firefoxIsRunning: Bool {
+            guard let pid = firefox.withLock({ $0 }) else { return true }
+            return kill(pid, 0) == 0
         }
 
-        /// Waits for the process to exit, at most `timeout`; sends `SIGKILL` to its group when it
-        /// is still running then. Reaps it either way.
+        /// Sends `signal` to the whole group: Firefox, its content processes and the watchdog.
+        func signal(_ signal: Int32) {
+            _ = kill(-group, signal)
+        }
+
+        /// Gives Firefox up to `timeout` to exit by itself, then closes the lifeline (the watchdog
+        /// kills what is left of the group) and reaps the watchdog.
         func terminate(after timeout: Duration) async {
             let deadline = ContinuousClock.now + timeout
-            while ContinuousClock.now < deadline {
-                if reaped() {
-                    _ = kill(-pid, SIGKILL)  // content processes Firefox left behind, if any
-                    return
-                }
+            while ContinuousClock.now < deadline, firefoxIsRunning, !reaped() {
                 try? await Task.sleep(for: .milliseconds(20))
             }
-            signal(SIGKILL)
-            while !reaped() { try? await Task.sleep(for: .milliseconds(10)) }
+            closeLifeline()
+            let killAt = ContinuousClock.now + .seconds(2)
+            while !reaped() {
+                if ContinuousClock.now > killAt { signal(SIGKILL) }
+                try? await Task.sleep(for: .milliseconds(10))
+            }
         }
 
-        /// Whether the process has exited (and is now reaped).
+        private let lifelineClosed = Locked(false)
+
+        private func closeLifeline() {
+            let first = lifelineClosed.withLock { closed in
+                defer { closed = true }
+                return !closed
+            }
+            if first { close(lifeline) }
+        }
+
+        /// Whether the watchdog has exited (and is now reaped).
         func reaped() -> Bool {
             var status: Int32 = 0
-            let result = waitpid(pid, &status, WNOHANG)
-            return result == pid || (result < 0 && errno == ECHILD)
+            let result = waitpid(group, &status, WNOHANG)
+            return result == group || (result < 0 && errno == ECHILD)
         }
+
+        deinit { closeLifeline() }
     }
 #endif

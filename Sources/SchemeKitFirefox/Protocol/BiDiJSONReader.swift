@@ -166,7 +166,7 @@
             }
             let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
             if integral, let value = Int(text) { return .int(value) }
-            guard let value = Double(text) else { throw error("a number out of range") }
+            guard let value = Double(text), value.isFinite else { throw error("a number out of range") }
             return .double(value)
         }
 
