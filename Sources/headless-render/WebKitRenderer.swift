@@ -94,6 +94,12 @@
                 try await session.snapshot(to: screenshot)
                 report.screenshot = screenshot
             }
+            if let pdf = options.pdf {
+                try await session.printToPDF(
+                    to: pdf, pageWidth: options.pdfPageSize.width, pageHeight: options.pdfPageSize.height,
+                    background: options.pdfBackground)
+                report.pdf = pdf
+            }
             report.requests = adapter.log.map {
                 RenderReport.Request(
                     path: $0.path, status: $0.status, bytes: $0.bytes, handler: $0.handler, ms: $0.milliseconds)

@@ -1,5 +1,6 @@
-// Built with the package trait `WebKitGTK`, `Chromium` or both: each test runs on every engine built.
-#if WebKitGTK || Chromium
+// Built with the package trait `WebKitGTK`, `Chromium`, `Firefox` or several: each test runs on every
+// engine built.
+#if WebKitGTK || Chromium || Firefox
     import Foundation
     import LoopbackTestSupport
     import Testing
@@ -12,6 +13,7 @@
     enum Engine: String, CaseIterable, CustomTestStringConvertible {
         case webkit
         case chromium
+        case firefox
 
         /// The engines of this build.
         static let built: [Engine] = {
@@ -21,6 +23,9 @@
             #endif
             #if Chromium
                 engines.append(.chromium)
+            #endif
+            #if Firefox
+                engines.append(.firefox)
             #endif
             return engines
         }()
@@ -51,6 +56,7 @@
                 var bytes: Int
                 var handler: String
                 var ms: Double
+                var error: String?
             }
 
             var url: String
@@ -59,6 +65,7 @@
             var console: [String]
             var eval: String?
             var screenshot: String?
+            var pdf: String?
             var coldMedianMs: Double?
             var warmMedianMs: Double?
             var coldMs: [Double]?

@@ -155,6 +155,18 @@
                 return Result(
                     valueJSON: value, evaluationError: evaluationError, snapshot: image, pdf: document,
                     requests: requests, console: console, duration: duration)
+            } catch let error as FirefoxError {
+                // A failed load says which of its requests failed, and why (a body over the limit).
+                collector.cancel()
+                let failures = await collector.value.compactMap { record -> String? in
+                    guard case .failed(let failure) = record.outcome else { return nil }
+                    return "\(record.url) failed: \(failure.message)"
+                }
+                try? await pool.recycle(page)
+                guard !failures.isEmpty else { throw error }
+                throw FirefoxError(
+                    error.code, "\(error.message); \(failures.joined(separator: "; "))",
+                    protocolError: error.protocolError)
             } catch {
                 try? await pool.recycle(page)
                 throw error
