@@ -3,13 +3,15 @@
 #   1. installs what the tests need with apt-get (only when missing),
 #   2. builds the package with every trait on and fails on any warning in our own code,
 #   3. runs all Swift Testing suites (unit, handler, server, package store, memory, stress),
-#   4. runs the real-engine suites: headless Chromium, and WebKitGTK under xvfb-run,
+#   4. runs the real-engine suites: headless Chromium, headless Firefox, and WebKitGTK under
+#      xvfb-run, then headless-render on every engine (PDFs checked with poppler's pdftotext),
 #   5. runs the lifecycle stress test under the thread sanitizer,
 #   6. compiles every ```swift snippet of every Markdown file (Scripts/check-snippets.sh), and
 #      the Benchmarks package,
 #   7. a fuzz smoke: every libFuzzer target for 30 s under AddressSanitizer (Scripts/fuzz.sh).
 # Usage: bash Scripts/test.sh        (set SCHEMEKIT_SKIP_TSAN=1, SCHEMEKIT_SKIP_WEBKIT=1,
 #                                     SCHEMEKIT_SKIP_SNIPPETS=1, SCHEMEKIT_SKIP_CHROMIUM=1,
+#                                     SCHEMEKIT_SKIP_FIREFOX=1,
 #                                     SCHEMEKIT_SKIP_BENCHMARKS_BUILD=1 or SCHEMEKIT_SKIP_FUZZ=1
 #                                     to skip a stage)
 set -euo pipefail
@@ -19,8 +21,8 @@ root=$(pwd)
 log() { printf '\n==> %s\n' "$*"; }
 
 # --- 1. System packages --------------------------------------------------------------------
-apt_packages=(libwebkitgtk-6.0-dev xvfb xauth chromium media-types zip unzip python3 zlib1g-dev
-    libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-tools gstreamer1.0-plugins-good)
+apt_packages=(libwebkitgtk-6.0-dev xvfb xauth chromium firefox-esr poppler-utils media-types zip unzip python3
+    zlib1g-dev libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-tools gstreamer1.0-plugins-good)
 missing=()
 for p in "${apt_packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -34,7 +36,7 @@ fi
 
 # --- 2. Build, no warnings in our code --------------------------------------------------------
 # One build with every package trait on (the default `Server`/`Packages`, and the engines
-# `WebKitGTK` and `Chromium`), so every suite below runs from the same binaries. A plain
+# `WebKitGTK`, `Chromium` and `Firefox`), so every suite below runs from the same binaries. A plain
 # `swift build` (default traits only) builds a subset of the same sources.
 traits=(--enable-all-traits)
 log "swift build --build-tests ${traits[*]}"
@@ -56,7 +58,7 @@ run_suite() {  # run_suite NAME swift-test-arguments...
     swift test --skip-build "${traits[@]}" "$@" 2>&1 | tee "/tmp/schemekit-$name.log"
     grep -qE "Test run with [0-9]+ tests? .*passed" "/tmp/schemekit-$name.log" || exit 1
 }
-engines="SchemeKitWebKitGTKTests|SchemeKitChromiumTests|HeadlessRenderTests"
+engines="SchemeKitWebKitGTKTests|SchemeKitChromiumTests|SchemeKitFirefoxTests|HeadlessRender"
 run_suite core --skip Stress --skip SchemeServeTests --skip "Network|Preload" --skip BoundedMemoryTests --skip "$engines"
 run_suite network --filter "Network|Preload"
 # 1 GiB through the network fallback, a claimed preload and the callback adapter: peak RSS growth.
@@ -69,16 +71,22 @@ SCHEMEKIT_ISOLATED=1 SCHEMEKIT_STRESS_TASKS=100000 run_suite stress --filter Str
 if [ "${SCHEMEKIT_SKIP_CHROMIUM:-0}" != 1 ]; then
     run_suite chromium --no-parallel --filter SchemeKitChromiumTests
 fi
+# Headless Firefox over WebDriver BiDi (trait `Firefox`), one Firefox at a time.
+if [ "${SCHEMEKIT_SKIP_FIREFOX:-0}" != 1 ]; then
+    run_suite firefox --no-parallel --filter SchemeKitFirefoxTests
+fi
 # WebKitGTK under a virtual X server (trait `WebKitGTK`).
 if [ "${SCHEMEKIT_SKIP_WEBKIT:-0}" != 1 ]; then
     log "WebKitGTK adapter tests (xvfb-run)"
     xvfb-run -a swift test --skip-build "${traits[@]}" --filter SchemeKitWebKitGTKTests 2>&1 | tee /tmp/schemekit-webkit.log
     grep -qE "Test run with [0-9]+ tests? .*passed" /tmp/schemekit-webkit.log || exit 1
 fi
-# headless-render, the binary, on every engine it was built with (WebKitGTK needs the X server).
-if [ "${SCHEMEKIT_SKIP_WEBKIT:-0}" != 1 ] || [ "${SCHEMEKIT_SKIP_CHROMIUM:-0}" != 1 ]; then
+# headless-render, the binary, on every engine it was built with (WebKitGTK needs the X server),
+# its PDFs and `--connect` to browsers started as separate processes.
+if [ "${SCHEMEKIT_SKIP_WEBKIT:-0}" != 1 ] || [ "${SCHEMEKIT_SKIP_CHROMIUM:-0}" != 1 ] ||
+    [ "${SCHEMEKIT_SKIP_FIREFOX:-0}" != 1 ]; then
     log "headless-render tests (xvfb-run)"
-    xvfb-run -a swift test --skip-build "${traits[@]}" --filter HeadlessRenderTests 2>&1 | tee /tmp/schemekit-render.log
+    xvfb-run -a swift test --skip-build "${traits[@]}" --no-parallel --filter HeadlessRender 2>&1 | tee /tmp/schemekit-render.log
     grep -qE "Test run with [0-9]+ tests? .*passed" /tmp/schemekit-render.log || exit 1
 fi
 
