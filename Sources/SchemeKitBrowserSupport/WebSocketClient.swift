@@ -84,7 +84,8 @@
                     .channelOption(.socketOption(.tcp_nodelay), value: 1)
                     .connect(host: host, port: port) { channel in
                         channel.eventLoop.makeCompletedFuture {
-                            try configure(
+                            try channel.pipeline.syncOperations.addHandler(QuickAckHandler())
+                            return try configure(
                                 channel, host: host, port: port, target: target, limit: limit,
                                 onMessage: onMessage, onClose: onClose)
                         }
