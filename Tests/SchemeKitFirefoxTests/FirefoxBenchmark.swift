@@ -136,6 +136,17 @@
 
             var samples: [String: [Double]] = [:]
             for peer in peers { _ = try await peer.run("(\(Self.measure))('\(peer.base)', '1m', 2)") }  // warm-up
+            // The adapter's record of each request: from `network.beforeRequestSent` to Firefox's
+            // answer to `network.provideResponse` (Firefox took the body).
+            let recordStream = adapter.records()
+            let recordCollector = Task {
+                var durations: [String: [Double]] = [:]
+                for await record in recordStream {
+                    let name = String(record.url.split(separator: "/").last?.split(separator: "?").first ?? "")
+                    durations[name, default: []].append(Self.milliseconds(record.duration))
+                }
+                return durations
+            }
             for _ in 0..<rounds {
                 for size in Self.sizes {
                     for peer in peers.shuffled() {
@@ -145,6 +156,8 @@
                     }
                 }
             }
+            recordCollector.cancel()
+            let durations = await recordCollector.value
             print("BENCH fetch latency in ms (median, p90) over \(rounds) interleaved rounds")
             for size in Self.sizes {
                 for peer in peers {
@@ -158,6 +171,37 @@
                             format: "BENCH %@ %@ median=%.2f p90=%.2f n=%d%@", size.name, peer.name, median,
                             Self.percentile(values, 0.9), values.count, ratio))
                 }
+            }
+
+            // Where a large body's time goes in the adapter's process: reading it through the
+            // registry, writing the message (base64), against the whole exchange the record timed.
+            for size in Self.sizes where size.bytes >= 1 << 20 {
+                let clock = ContinuousClock()
+                var reads: [Double] = []
+                var writes: [Double] = []
+                for _ in 0..<5 {
+                    var body = Data()
+                    reads.append(
+                        Self.milliseconds(
+                            try await clock.measure {
+                                body = try await registry.response(
+                                    for: SchemeRequest("app://localhost/\(size.name)"), limit: 64 << 20
+                                ).body
+                            }))
+                    writes.append(
+                        Self.milliseconds(
+                            clock.measure {
+                                var writer = BiDiJSONWriter(capacity: body.count / 3 * 4 + 1024)
+                                writer.write(["id": 1, "method": "network.provideResponse", "params": ["body": ["type": "base64", "value": .binary(body)]]])
+                            }))
+                }
+                print(
+                    String(
+                        format:
+                            "BENCH firefox %@ breakdown: in-page median=%.1f; adapter record (event to Firefox's answer) median=%.1f; registry read median=%.1f; message write median=%.1f",
+                        size.name, Self.percentile(samples["firefox-adapter \(size.name)"] ?? [], 0.5),
+                        Self.percentile(durations[size.name] ?? [], 0.5), Self.percentile(reads, 0.5),
+                        Self.percentile(writes, 0.5)))
             }
 
             // Media, when the script made the clip: the Firefox adapter against nginx from Firefox.
