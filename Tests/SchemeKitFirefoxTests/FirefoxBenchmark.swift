@@ -165,7 +165,8 @@
                     let browser = peer.name.split(separator: "-")[0]
                     let baseline = samples["\(browser)-nginx \(size.name)"].map { Self.percentile($0, 0.5) }
                     let median = Self.percentile(values, 0.5)
-                    let ratio = baseline.map { String(format: " ratio-to-%@-nginx=%.2f", String(browser), median / $0) } ?? ""
+                    let ratio =
+                        baseline.map { String(format: " ratio-to-%@-nginx=%.2f", String(browser), median / $0) } ?? ""
                     print(
                         String(
                             format: "BENCH %@ %@ median=%.2f p90=%.2f n=%d%@", size.name, peer.name, median,
@@ -192,7 +193,10 @@
                         Self.milliseconds(
                             clock.measure {
                                 var writer = BiDiJSONWriter(capacity: body.count / 3 * 4 + 1024)
-                                writer.write(["id": 1, "method": "network.provideResponse", "params": ["body": ["type": "base64", "value": .binary(body)]]])
+                                writer.write([
+                                    "id": 1, "method": "network.provideResponse",
+                                    "params": ["body": ["type": "base64", "value": .binary(body)]],
+                                ])
                             }))
                 }
                 print(
@@ -214,7 +218,9 @@
                     for peer in firefoxPeers.shuffled() {
                         let values = try await peer.run("(\(Self.media))('\(peer.base)', 5)")
                         for (index, value) in values.enumerated() {
-                            if index % 2 == 0 { metadata[peer.name, default: []].append(value) } else {
+                            if index % 2 == 0 {
+                                metadata[peer.name, default: []].append(value)
+                            } else {
                                 seeks[peer.name, default: []].append(value)
                             }
                         }
@@ -223,9 +229,11 @@
                 for peer in firefoxPeers {
                     print(
                         String(
-                            format: "BENCH media %@ src->loadedmetadata median=%.1f p90=%.1f; seek->seeked median=%.1f p90=%.1f (n=%d)",
+                            format:
+                                "BENCH media %@ src->loadedmetadata median=%.1f p90=%.1f; seek->seeked median=%.1f p90=%.1f (n=%d)",
                             peer.name, Self.percentile(metadata[peer.name] ?? [], 0.5),
-                            Self.percentile(metadata[peer.name] ?? [], 0.9), Self.percentile(seeks[peer.name] ?? [], 0.5),
+                            Self.percentile(metadata[peer.name] ?? [], 0.9),
+                            Self.percentile(seeks[peer.name] ?? [], 0.5),
                             Self.percentile(seeks[peer.name] ?? [], 0.9), metadata[peer.name]?.count ?? 0))
                 }
             }
@@ -251,12 +259,14 @@
                         }))
                 let page = try await pool.acquire(for: holder)
                 blank.append(
-                    Self.milliseconds(try await clock.measure { try await page.navigate(to: "https://app.localhost/blank.html") }))
+                    Self.milliseconds(
+                        try await clock.measure { try await page.navigate(to: "https://app.localhost/blank.html") }))
                 warm.append(Self.milliseconds(try await clock.measure { try await page.navigate(to: sample) }))
                 if let nginx {
                     try await page.navigate(to: nginx + "/blank.html")
                     http.append(
-                        Self.milliseconds(try await clock.measure { try await page.navigate(to: nginx + "/sample/index.html") }))
+                        Self.milliseconds(
+                            try await clock.measure { try await page.navigate(to: nginx + "/sample/index.html") }))
                 }
                 try await pool.recycle(page)
             }

@@ -8,15 +8,15 @@
 
     /// A Firefox child process that cannot outlive the process that started it.
     ///
-    /// Firefox is started by a small `/bin/sh` watchdog, in a process group of its own: the
-    /// watchdog starts Firefox, then reads its standard input, a pipe only this process writes to.
-    /// When that pipe closes — ``terminate(after:)``, or this process ending in any way, a crash or
-    /// `SIGKILL` included — the watchdog kills the whole group (Firefox and its content processes).
+    /// Firefox is started by a small `/bin/sh` watchdog: the watchdog starts Firefox in a process
+    /// group of its own, then reads its standard input, a pipe only this process writes to. When
+    /// that pipe closes — ``terminate(after:)``, or this process ending in any way, a crash or
+    /// `SIGKILL` included — the watchdog kills Firefox's group (Firefox and its content processes).
     /// A Chromium started with its DevTools pipe exits when the pipe closes; Firefox's WebSocket
     /// gives no such guarantee, hence the watchdog. No other descriptor of this process reaches
     /// Firefox (`closefrom`), so no pipe of ours stays open in it.
     final class FirefoxProcess: Sendable {
-        /// The watchdog's pid, which is also the process group's id.
+        /// The watchdog's pid (also the id of its own process group).
         let group: pid_t
         /// Firefox's own pid, once the watchdog reported it.
         let firefox: Locked<pid_t?> = Locked(nil)
@@ -28,13 +28,19 @@
             self.lifeline = lifeline
         }
 
-        /// The watchdog: starts Firefox (`"$@"`), says its pid on standard error, waits for end of
-        /// file on standard input, then kills its process group.
+        /// The watchdog: starts Firefox (`"$@"`) in a session and process group of its own
+        /// (`setsid`: Firefox may signal its own group when it quits, and the watchdog must
+        /// outlive that), says its pid on standard error, waits for end of file on standard input,
+        /// then kills Firefox's group and reaps Firefox, so that its pid names no process once the
+        /// watchdog has exited.
         private static let watchdog = """
-            "$@" </dev/null &
-            echo "SchemeKit: Firefox pid $!" >&2
+            setsid "$@" </dev/null &
+            firefox=$!
+            echo "SchemeKit: Firefox pid $firefox" >&2
             while read -r _; do :; done
-            kill -KILL 0
+            kill -KILL "-$firefox" 2>/dev/null
+            kill -KILL "$firefox" 2>/dev/null
+            wait "$firefox"
             """
 
         /// Spawns Firefox (`arguments[0]` looked up in `PATH`) under the watchdog, with standard
@@ -56,10 +62,19 @@
             var attributes = posix_spawnattr_t()
             posix_spawnattr_init(&attributes)
             defer { posix_spawnattr_destroy(&attributes) }
-            // Its own process group: a signal aimed at our group does not reach Firefox, and the
-            // watchdog's `kill 0` reaches Firefox's content processes.
-            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+            // Its own process group: a signal aimed at our group does not reach the watchdog. And a
+            // clean signal state: a thread of ours may block SIGCHLD (the watchdog's `wait` would
+            // then never wake) or ignore SIGPIPE, and children inherit both.
+            posix_spawnattr_setflags(
+                &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
             posix_spawnattr_setpgroup(&attributes, 0)
+            var none = sigset_t()
+            sigemptyset(&none)
+            posix_spawnattr_setsigmask(&attributes, &none)
+            var defaults = sigset_t()
+            sigemptyset(&defaults)
+            for number in [SIGCHLD, SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&defaults, number) }
+            posix_spawnattr_setsigdefault(&attributes, &defaults)
             let command = ["/bin/sh", "-c", watchdog, "sh"] + arguments
             var cArguments = command.map { strdup($0) }
             cArguments.append(nil)
@@ -114,15 +129,32 @@
             throw FirefoxError(.launchFailed, "Firefox did not open WebDriver BiDi within \(timeout) (see \(path))")
         }
 
-        /// Whether Firefox itself still runs (`true` until the watchdog has reported its pid).
+        /// Whether Firefox itself still runs (`true` until the watchdog has reported its pid). A
+        /// Firefox that exited but is not reaped yet (a zombie of the watchdog's) does not run.
         var firefoxIsRunning: Bool {
             guard let pid = firefox.withLock({ $0 }) else { return true }
-            return kill(pid, 0) == 0
+            return Self.isRunning(pid)
         }
 
-        /// Sends `signal` to the whole group: Firefox, its content processes and the watchdog.
+        /// `kill(pid, 0)` succeeds and `/proc/<pid>/stat` does not say `Z` (zombie) or `X` (dead).
+        private static func isRunning(_ pid: pid_t) -> Bool {
+            guard kill(pid, 0) == 0 else { return false }
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let end = stat.lastIndex(of: ")")
+            else { return true }
+            let state = stat[stat.index(after: end)...].trimmingCharacters(in: .whitespaces).first
+            return state != "Z" && state != "X"
+        }
+
+        /// Sends `signal` to Firefox's process group (Firefox and its content processes), or to the
+        /// watchdog's before Firefox's pid is known.
         func signal(_ signal: Int32) {
-            _ = kill(-group, signal)
+            if let pid = firefox.withLock({ $0 }) {
+                _ = kill(-pid, signal)
+                _ = kill(pid, signal)
+            } else {
+                _ = kill(-group, signal)
+            }
         }
 
         /// Gives Firefox up to `timeout` to exit by itself, then closes the lifeline (the watchdog
@@ -135,7 +167,10 @@
             closeLifeline()
             let killAt = ContinuousClock.now + .seconds(2)
             while !reaped() {
-                if ContinuousClock.now > killAt { signal(SIGKILL) }
+                if ContinuousClock.now > killAt {
+                    signal(SIGKILL)
+                    _ = kill(-group, SIGKILL)
+                }
                 try? await Task.sleep(for: .milliseconds(10))
             }
         }
