@@ -10,6 +10,11 @@
     /// command started.
     enum AbortCleanup {
         private static let actions = Mutex<[Int: @Sendable () async -> Void]>([:])
+        private static let abortCode = Mutex<Int32?>(nil)
+
+        /// The exit status of an abort under way, if one is: then only the aborting thread ends
+        /// the process (see ``HeadlessRender/exitNow(_:)``), after its cleanup.
+        static var aborting: Int32? { abortCode.withLock { $0 } }
         private static let nextKey = Mutex(0)
         /// Set once, by ``installSignalHandlers()`` on the main thread, and kept for the process's life.
         nonisolated(unsafe) private static var signalSources: [any DispatchSourceSignal] = []
@@ -27,6 +32,19 @@
         /// Forgets an action the normal path took care of.
         static func remove(_ key: Int) {
             _ = actions.withLock { $0.removeValue(forKey: key) }
+        }
+
+        /// Ends the run with `status` after the cleanup: marks the abort (so the render's own path,
+        /// which the cleanup makes fail, cannot exit first with another status), runs every
+        /// registered action, and exits. Called on the timer's or a signal's thread.
+        static func abort(with status: Int32) -> Never {
+            let first = abortCode.withLock { code in
+                guard code == nil else { return false }
+                code = status
+                return true
+            }
+            if first { run() }
+            HeadlessRender.exitNow(aborting ?? status)
         }
 
         /// Runs every registered action, waiting at most `limit` for all of them; blocks the calling
@@ -52,10 +70,7 @@
             let sources = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
                 signal(number, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-                source.setEventHandler {
-                    run()
-                    HeadlessRender.exitNow(128 + number)
-                }
+                source.setEventHandler { abort(with: 128 + number) }
                 source.resume()
                 return source
             }

@@ -185,8 +185,7 @@
             AbortCleanup.installSignalHandlers()
             DispatchQueue.global().asyncAfter(deadline: .now() + deadline) {
                 FileHandle.standardError.write(Data("headless-render: timed out after \(deadline) s\n".utf8))
-                AbortCleanup.run()
-                HeadlessRender.exitNow(3)
+                AbortCleanup.abort(with: 3)
             }
             switch engine {
             case .webkit:
@@ -242,8 +241,13 @@
         }
 
         /// Exits without running exit-time destructors: WebKit's and GTK's do not expect to run while
-        /// another thread owns the main context.
+        /// another thread owns the main context. While an abort (`--timeout`, a signal) is under
+        /// way, only the aborting thread exits, with its status: the render's own path, failing
+        /// because the cleanup closed the browser, waits for it.
         static func exitNow(_ code: Int32) -> Never {
+            if let aborting = AbortCleanup.aborting, aborting != code {
+                while true { sleep(60) }
+            }
             fflush(nil)
             _exit(code)
         }
