@@ -27,6 +27,8 @@ let package = Package(
         .library(name: "SchemeKitChromium", targets: ["SchemeKitChromium"]),
         // Trait `AsyncHTTPClient` (enabled by `Server`): the network fallback's client on AsyncHTTPClient.
         .library(name: "SchemeKitAsyncHTTPClient", targets: ["SchemeKitAsyncHTTPClient"]),
+        // Trait `Firefox`: the headless-Firefox engine adapter (WebDriver BiDi).
+        .library(name: "SchemeKitFirefox", targets: ["SchemeKitFirefox"]),
     ],
     // A target gated by a trait compiles to an empty module without it (its sources sit inside
     // `#if <trait>`), and a dependency used only under traits that are off is neither fetched nor
@@ -56,7 +58,13 @@ let package = Package(
         ),
         .trait(
             name: "Chromium",
-            description: "SchemeKitChromium: serve virtual https origins to headless Chromium over the DevTools pipe."
+            description:
+                "SchemeKitChromium: serve virtual https origins to headless Chromium over the DevTools pipe, or to a remote Chromium over a DevTools WebSocket (SwiftNIO)."
+        ),
+        .trait(
+            name: "Firefox",
+            description:
+                "SchemeKitFirefox: serve virtual https origins to headless Firefox over WebDriver BiDi (a WebSocket, SwiftNIO)."
         ),
         .default(enabledTraits: ["Server"]),
     ],
@@ -194,23 +202,64 @@ let package = Package(
             dependencies: ["SchemeKit", "SchemeKitTesting", "LoopbackTestSupport"],
             swiftSettings: swiftSettings
         ),
+        // MARK: What the browser adapters share (traits `Chromium`, `Firefox`)
+        // Not a product: the WebSocket client (SwiftNIO's), the virtual-origin mapping and the
+        // open-ended range cap, all `package`.
+        .target(
+            name: "SchemeKitBrowserSupport",
+            dependencies: [
+                "SchemeKit",
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Chromium", "Firefox"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Chromium", "Firefox"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Chromium", "Firefox"])),
+                .product(
+                    name: "NIOWebSocket", package: "swift-nio", condition: .when(traits: ["Chromium", "Firefox"])),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // MARK: Chromium trait
-        // Foundation + SchemeKit only; the C shim spawns Chromium with its DevTools pipe on fds 3 and 4.
+        // SchemeKit + the shared support; the C shim spawns Chromium with its DevTools pipe on fds 3 and 4.
         .target(name: "CSchemeKitChromiumShims"),
         .target(
             name: "SchemeKitChromium",
             dependencies: [
                 "SchemeKit",
                 .target(name: "CSchemeKitChromiumShims", condition: .when(traits: ["Chromium"])),
+                .target(name: "SchemeKitBrowserSupport", condition: .when(traits: ["Chromium"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Chromium"])),
             ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "SchemeKitChromiumTests",
             dependencies: [
+                "LoopbackTestSupport",
                 .target(name: "SchemeKitChromium", condition: .when(traits: ["Chromium"])),
                 .target(name: "SchemeKitTesting", condition: .when(traits: ["Chromium"])),
                 .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["Chromium"])),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // MARK: Firefox trait
+        // SchemeKit + the shared support (SwiftNIO's WebSocket); Firefox is spawned with posix_spawn.
+        .target(
+            name: "SchemeKitFirefox",
+            dependencies: [
+                "SchemeKit",
+                .target(name: "SchemeKitBrowserSupport", condition: .when(traits: ["Firefox"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Firefox"])),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SchemeKitFirefoxTests",
+            dependencies: [
+                "LoopbackTestSupport",
+                .target(name: "SchemeKitFirefox", condition: .when(traits: ["Firefox"])),
+                .target(name: "SchemeKitBrowserSupport", condition: .when(traits: ["Firefox"])),
+                .target(name: "SchemeKitTesting", condition: .when(traits: ["Firefox"])),
+                .target(name: "SchemeKitChromium", condition: .when(traits: ["Chromium"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Firefox"])),
             ],
             swiftSettings: swiftSettings
         ),
@@ -250,9 +299,10 @@ let package = Package(
                 .target(name: "SchemeKitWebKitGTK", condition: .when(traits: ["WebKitGTK"])),
                 .target(name: "CWebKitGTK", condition: .when(traits: ["WebKitGTK"])),
                 .target(name: "SchemeKitChromium", condition: .when(traits: ["Chromium"])),
+                .target(name: "SchemeKitFirefox", condition: .when(traits: ["Firefox"])),
                 .product(
                     name: "ArgumentParser", package: "swift-argument-parser",
-                    condition: .when(traits: ["WebKitGTK", "Chromium"])),
+                    condition: .when(traits: ["WebKitGTK", "Chromium", "Firefox"])),
             ],
             swiftSettings: swiftSettings
         ),

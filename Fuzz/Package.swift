@@ -25,6 +25,7 @@ let fuzzers: [(String, [String])] = [
     ("FuzzSafePath", ["SchemeKit"]),
     ("FuzzZip", ["SchemeKit", "SchemeKitPackages"]),
     ("FuzzCDP", ["SchemeKitChromium"]),
+    ("FuzzBiDi", ["SchemeKitFirefox"]),
     ("FuzzHAR", ["SchemeKit", "SchemeKitTesting"]),
 ]
 
@@ -32,8 +33,9 @@ let package = Package(
     name: "SchemeKitFuzz",
     platforms: [.macOS(.v15)],
     dependencies: [
-        // `Chromium` for the DevTools-protocol decoders (FuzzCDP); the defaults for the package store.
-        .package(path: "SchemeKit", traits: [.defaults, "Chromium"])
+        // `Chromium` and `Firefox` for the DevTools and WebDriver BiDi decoders (FuzzCDP, FuzzBiDi);
+        // the defaults for the package store.
+        .package(path: "SchemeKit", traits: [.defaults, "Chromium", "Firefox"])
     ],
     targets: [
         .target(name: "CFuzzerDriver"),

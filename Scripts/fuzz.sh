@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 seconds=${1:-60}
 shift || true
-all=(FuzzURL FuzzRequestParts FuzzRange FuzzConditional FuzzMediaType FuzzSniffer FuzzSafePath FuzzZip FuzzCDP FuzzHAR)
+all=(FuzzURL FuzzRequestParts FuzzRange FuzzConditional FuzzMediaType FuzzSniffer FuzzSafePath FuzzZip FuzzCDP FuzzBiDi FuzzHAR)
 targets=("$@")
 ((${#targets[@]})) || targets=("${all[@]}")
 
@@ -50,6 +50,7 @@ options() {
     FuzzSniffer) echo "-max_len=4096 -malloc_limit_mb=256" ;;
     FuzzZip) echo "-max_len=65536 -malloc_limit_mb=512" ;;
     FuzzCDP) echo "-max_len=8192 -malloc_limit_mb=256" ;;
+    FuzzBiDi) echo "-max_len=8192 -malloc_limit_mb=256" ;;
     FuzzHAR) echo "-max_len=65536 -malloc_limit_mb=512" ;;
     *) echo "unknown target $1" >&2; exit 2 ;;
     esac

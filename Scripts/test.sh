@@ -3,7 +3,8 @@
 #   1. installs what the tests need with apt-get (only when missing),
 #   2. builds the package with every trait on and fails on any warning in our own code,
 #   3. runs all Swift Testing suites (unit, handler, server, package store, memory, stress),
-#   4. runs the real-engine suites: headless Chromium, and WebKitGTK under xvfb-run, and the HAR
+#   4. runs the real-engine suites: headless Chromium, headless Firefox, and WebKitGTK under
+#      xvfb-run, then headless-render on every engine (PDFs checked with poppler's pdftotext), the HAR
 #      round trip with the real Playwright for Python (pinned, installed with pip when missing),
 #   5. runs the lifecycle stress test under the thread sanitizer,
 #   6. compiles every ```swift snippet of every Markdown file (Scripts/check-snippets.sh), and
@@ -11,8 +12,8 @@
 #   7. a fuzz smoke: every libFuzzer target for 30 s under AddressSanitizer (Scripts/fuzz.sh).
 # Usage: bash Scripts/test.sh        (set SCHEMEKIT_SKIP_TSAN=1, SCHEMEKIT_SKIP_WEBKIT=1,
 #                                     SCHEMEKIT_SKIP_SNIPPETS=1, SCHEMEKIT_SKIP_CHROMIUM=1,
-#                                     SCHEMEKIT_SKIP_BENCHMARKS_BUILD=1, SCHEMEKIT_SKIP_PLAYWRIGHT=1 or
-#                                     SCHEMEKIT_SKIP_FUZZ=1 to skip a stage)
+#                                     SCHEMEKIT_SKIP_FIREFOX=1, SCHEMEKIT_SKIP_BENCHMARKS_BUILD=1,
+#                                     SCHEMEKIT_SKIP_PLAYWRIGHT=1 or SCHEMEKIT_SKIP_FUZZ=1 to skip a stage)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -20,8 +21,9 @@ root=$(pwd)
 log() { printf '\n==> %s\n' "$*"; }
 
 # --- 1. System packages --------------------------------------------------------------------
-apt_packages=(libwebkitgtk-6.0-dev xvfb xauth chromium media-types zip unzip python3 python3-pip zlib1g-dev
-    libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-tools gstreamer1.0-plugins-good)
+apt_packages=(libwebkitgtk-6.0-dev xvfb xauth chromium firefox-esr poppler-utils media-types zip unzip python3
+    python3-pip zlib1g-dev libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-tools
+    gstreamer1.0-plugins-good)
 missing=()
 for p in "${apt_packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -35,7 +37,7 @@ fi
 
 # --- 2. Build, no warnings in our code --------------------------------------------------------
 # One build with every package trait on (the default `Server`/`Packages`, and the engines
-# `WebKitGTK` and `Chromium`), so every suite below runs from the same binaries. A plain
+# `WebKitGTK`, `Chromium` and `Firefox`), so every suite below runs from the same binaries. A plain
 # `swift build` (default traits only) builds a subset of the same sources.
 traits=(--enable-all-traits)
 log "swift build --build-tests ${traits[*]}"
@@ -57,7 +59,7 @@ run_suite() {  # run_suite NAME swift-test-arguments...
     swift test --skip-build "${traits[@]}" "$@" 2>&1 | tee "/tmp/schemekit-$name.log"
     grep -qE "Test run with [0-9]+ tests? .*passed" "/tmp/schemekit-$name.log" || exit 1
 }
-engines="SchemeKitWebKitGTKTests|SchemeKitChromiumTests|HeadlessRenderTests"
+engines="SchemeKitWebKitGTKTests|SchemeKitChromiumTests|SchemeKitFirefoxTests|HeadlessRender"
 run_suite core --skip Stress --skip SchemeServeTests --skip "Network|Preload" --skip BoundedMemoryTests --skip "$engines"
 run_suite network --filter "Network|Preload"
 # 1 GiB through the network fallback, a claimed preload and the callback adapter: peak RSS growth.
@@ -70,16 +72,22 @@ SCHEMEKIT_ISOLATED=1 SCHEMEKIT_STRESS_TASKS=100000 run_suite stress --filter Str
 if [ "${SCHEMEKIT_SKIP_CHROMIUM:-0}" != 1 ]; then
     run_suite chromium --no-parallel --filter SchemeKitChromiumTests
 fi
+# Headless Firefox over WebDriver BiDi (trait `Firefox`), one Firefox at a time.
+if [ "${SCHEMEKIT_SKIP_FIREFOX:-0}" != 1 ]; then
+    run_suite firefox --no-parallel --filter SchemeKitFirefoxTests
+fi
 # WebKitGTK under a virtual X server (trait `WebKitGTK`).
 if [ "${SCHEMEKIT_SKIP_WEBKIT:-0}" != 1 ]; then
     log "WebKitGTK adapter tests (xvfb-run)"
     xvfb-run -a swift test --skip-build "${traits[@]}" --filter SchemeKitWebKitGTKTests 2>&1 | tee /tmp/schemekit-webkit.log
     grep -qE "Test run with [0-9]+ tests? .*passed" /tmp/schemekit-webkit.log || exit 1
 fi
-# headless-render, the binary, on every engine, built the way the README tells users to build it,
+# headless-render, the binary, on every engine (its PDFs, `--connect` to browsers started as separate
+# processes), built the way the README tells users to build it,
 # each engine from an empty build folder: a product the README's command leaves out (the WebKitGTK
 # media extension) then shows up here, not only in a build that has every product.
-if [ "${SCHEMEKIT_SKIP_WEBKIT:-0}" != 1 ] || [ "${SCHEMEKIT_SKIP_CHROMIUM:-0}" != 1 ]; then
+if [ "${SCHEMEKIT_SKIP_WEBKIT:-0}" != 1 ] || [ "${SCHEMEKIT_SKIP_CHROMIUM:-0}" != 1 ] ||
+    [ "${SCHEMEKIT_SKIP_FIREFOX:-0}" != 1 ]; then
     log "headless-render as the README builds it (clean build folders), then its tests (xvfb-run)"
     render_env=()
     if [ "${SCHEMEKIT_SKIP_WEBKIT:-0}" != 1 ]; then
@@ -99,7 +107,15 @@ if [ "${SCHEMEKIT_SKIP_WEBKIT:-0}" != 1 ] || [ "${SCHEMEKIT_SKIP_CHROMIUM:-0}" !
         grep -q '"video":true' /tmp/schemekit-readme-chromium.log || { echo "README's Chromium command: no video" >&2; exit 1; }
         render_env+=(SCHEMEKIT_HEADLESS_RENDER_CHROMIUM="$root/.build-readme-chromium/debug/headless-render")
     fi
-    env "${render_env[@]}" xvfb-run -a swift test --skip-build "${traits[@]}" --filter HeadlessRenderTests 2>&1 \
+    if [ "${SCHEMEKIT_SKIP_FIREFOX:-0}" != 1 ]; then
+        rm -rf .build-readme-firefox
+        # README: `swift run --traits Firefox headless-render --engine firefox Samples/app --eval window.sampleReport`
+        swift run --scratch-path .build-readme-firefox --traits Firefox headless-render --engine firefox \
+            Samples/app --eval window.sampleReport 2>/dev/null | tee /tmp/schemekit-readme-firefox.log | tail -1
+        grep -q '"video":true' /tmp/schemekit-readme-firefox.log || { echo "README's Firefox command: no video" >&2; exit 1; }
+        render_env+=(SCHEMEKIT_HEADLESS_RENDER_FIREFOX="$root/.build-readme-firefox/debug/headless-render")
+    fi
+    env "${render_env[@]}" xvfb-run -a swift test --skip-build "${traits[@]}" --no-parallel --filter HeadlessRender 2>&1 \
         | tee /tmp/schemekit-render.log
     grep -qE "Test run with [0-9]+ tests? .*passed" /tmp/schemekit-render.log || exit 1
 fi

@@ -5,7 +5,7 @@
         enum Code: Hashable, Sendable {
             case noDisplay, loadFailed, javaScript, snapshot, webProcessTerminated, timedOut, sessionClosed,
                 websiteData,
-                invalidRequest
+                invalidRequest, print
         }
 
         let code: Code
@@ -30,6 +30,8 @@
         public static func javaScript(_ message: String) -> WebKitGTKError { WebKitGTKError(.javaScript, message) }
         /// A snapshot could not be taken or saved.
         public static func snapshot(_ message: String) -> WebKitGTKError { WebKitGTKError(.snapshot, message) }
+        /// The page could not be printed to a PDF file (``WebViewSession/printToPDF(to:pageWidth:pageHeight:background:)``).
+        public static func print(_ message: String) -> WebKitGTKError { WebKitGTKError(.print, message) }
         /// WebKit could not clear website data (``WebKitSchemeAdapter/clearMemoryCache(networkSession:)``).
         public static func websiteData(_ message: String) -> WebKitGTKError { WebKitGTKError(.websiteData, message) }
         /// WebKit handed over a request SchemeKit cannot represent (a method that is not an HTTP token,

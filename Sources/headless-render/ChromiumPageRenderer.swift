@@ -5,7 +5,8 @@
     import SchemeKitChromium
 
     /// The work of one `headless-render --engine chromium` run: the directory at the virtual origin
-    /// `https://<scheme>.localhost/`, mapped to `<scheme>://localhost/` in the registry.
+    /// `https://<scheme>.localhost/`, mapped to `<scheme>://localhost/` in the registry, in a Chromium
+    /// started here (over the DevTools pipe) or attached to with `--connect` (its WebSocket).
     struct ChromiumPageRenderer {
         let options: HeadlessRender
 
@@ -18,12 +19,20 @@
         func run() async throws -> Int32 {
             let registry = try options.makeRegistry()
             let renderer: ChromiumRenderer
+            let origins = [ChromiumVirtualOrigin(host: "\(options.scheme).localhost", scheme: options.scheme)]
             do {
-                renderer = try await ChromiumRenderer.start(
-                    registry: registry,
-                    origins: [ChromiumVirtualOrigin(host: "\(options.scheme).localhost", scheme: options.scheme)])
+                if let url = options.connect {
+                    let browser = try await ChromiumBrowser.connect(
+                        to: url, maximumMessageSize: options.maxMessageSize ?? 16 << 20,
+                        timeout: .seconds(min(options.timeout, 20)))
+                    renderer = try await ChromiumRenderer.start(registry: registry, origins: origins, browser: browser)
+                } else {
+                    renderer = try await ChromiumRenderer.start(registry: registry, origins: origins)
+                }
             } catch {
-                throw EngineUnavailable(description: "Chromium did not start: \(error)")
+                throw EngineUnavailable(
+                    description: options.connect == nil
+                        ? "Chromium did not start: \(error)" : "cannot attach to Chromium: \(error)")
             }
             do {
                 let code = try await render(with: renderer)
@@ -41,6 +50,11 @@
             do {
                 result = try await renderer.render(
                     target, evaluate: options.eval, snapshot: options.screenshot != nil,
+                    pdf: options.pdf.map { _ in
+                        ChromiumPDFOptions(
+                            pageWidth: options.pdfPageSize.width, pageHeight: options.pdfPageSize.height,
+                            background: options.pdfBackground)
+                    },
                     timeout: .seconds(options.timeout))
             } catch {
                 throw RenderError("the page failed to load: \(error)")
@@ -57,6 +71,10 @@
             if let path = options.screenshot, let snapshot = result.snapshot {
                 try snapshot.write(to: URL(fileURLWithPath: path))
                 report.screenshot = path
+            }
+            if let path = options.pdf, let document = result.pdf {
+                try document.write(to: URL(fileURLWithPath: path))
+                report.pdf = path
             }
             if let iterations = options.iterations {
                 var cold: [Double] = []
@@ -85,15 +103,18 @@
         static func request(_ record: ChromiumRequestRecord) -> RenderReport.Request {
             let path = URL(string: record.registryURL)?.path(percentEncoded: true) ?? record.registryURL
             let handler: String
+            var failure: String?
             switch record.outcome {
             case .fulfilled: handler = record.handler ?? "unknown"
             case .continued: handler = "continued"
-            case .failed: handler = record.handler ?? "failed"
+            case .failed(let error):
+                handler = record.handler ?? "failed"
+                failure = error.message
             case .stopped(let reason): handler = "stopped (\(reason))"
             }
             return RenderReport.Request(
                 path: path.isEmpty ? "/" : path, status: record.status ?? 0, bytes: record.bytes, handler: handler,
-                ms: RenderReport.milliseconds(record.duration))
+                ms: RenderReport.milliseconds(record.duration), error: failure)
         }
 
         final class Holder: Sendable {}

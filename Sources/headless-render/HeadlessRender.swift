@@ -1,6 +1,6 @@
-// The command needs an engine: it is built with the package trait `WebKitGTK`, `Chromium` or
-// both; without either the executable only says how to get one.
-#if WebKitGTK || Chromium
+// The command needs an engine: it is built with the package trait `WebKitGTK`, `Chromium`,
+// `Firefox` or several; without any the executable only says how to get one.
+#if WebKitGTK || Chromium || Firefox
     import ArgumentParser
     import Dispatch
     import Foundation
@@ -12,7 +12,8 @@
     #endif
 
     /// `headless-render`: loads a directory through SchemeKit in a pooled headless engine view and
-    /// reports the load time, every request, the console, an optional JavaScript result and snapshot.
+    /// reports the load time, every request, the console, an optional JavaScript result, snapshot
+    /// and PDF.
     ///
     /// Exit codes: 0 rendered; 1 the page failed to load or `--eval` threw; 2 the engine did not
     /// start; 3 `--timeout` passed; 64 bad arguments (an engine this binary was built without too).
@@ -22,7 +23,8 @@
             commandName: "headless-render",
             abstract: """
                 Render a directory through a SchemeKit scheme in a headless engine: WebKitGTK (a custom \
-                scheme; run under xvfb-run -a) or Chromium (the virtual origin https://<scheme>.localhost/).
+                scheme; run under xvfb-run -a), Chromium or Firefox (the virtual origin \
+                https://<scheme>.localhost/), started here or attached to with --connect.
                 """
         )
 
@@ -32,8 +34,9 @@
         @Option(
             help: """
                 The engine: 'webkit' (WebKitGTK at app://localhost/; needs an X display: run under \
-                xvfb-run -a) or 'chromium' (headless Chromium at https://app.localhost/, over the DevTools \
-                pipe). Default: webkit when this binary has it, else chromium.
+                xvfb-run -a), 'chromium' (headless Chromium at https://app.localhost/, over the DevTools \
+                pipe) or 'firefox' (headless Firefox at https://app.localhost/, over WebDriver BiDi). \
+                Default: the first of these this binary has.
                 """)
         var engine: RenderEngine = .builtDefault
 
@@ -92,6 +95,40 @@
         @Option(help: "Write a PNG snapshot of the page here.")
         var screenshot: String?
 
+        @Option(help: "Print the page to a PDF file here (after the load and --eval).")
+        var pdf: String?
+
+        @Option(
+            help: """
+                The PDF's paper: letter (the default, as browsers print), legal, tabloid, a3, a4, a5, or \
+                WIDTHxHEIGHT with a unit: 210x297mm, 21x29.7cm, 8.5x11in.
+                """,
+            transform: PaperSize.init(argument:))
+        var pdfPageSize: PaperSize = .letter
+
+        @Flag(help: "Print background colours and images into the PDF (browsers leave them out by default).")
+        var pdfBackground = false
+
+        @Option(
+            help: """
+                Attach to a browser this command does not start, and never stop it: a Chromium DevTools \
+                WebSocket (ws://HOST:PORT/devtools/browser/<id>, a Selenium Grid session's se:cdp, \
+                browserless) with --engine chromium, or a Firefox WebDriver BiDi WebSocket \
+                (ws://HOST:PORT/session) with --engine firefox. ws:// only.
+                """,
+            transform: HeadlessRender.webSocketURL)
+        var connect: URL?
+
+        @Option(
+            help: """
+                The largest WebSocket message either side may send, in bytes (suffixes K, M, G: 16M): \
+                a response body goes to the browser base64-encoded in one message, so it bounds bodies \
+                to about three quarters of it; a larger body fails with an error naming this limit. \
+                Default: 16M with --connect, 256M for the Firefox this command starts.
+                """,
+            transform: HeadlessRender.byteCount)
+        var maxMessageSize: Int?
+
         @Option(help: "Give up after this many seconds.")
         var timeout: Double = 30
 
@@ -141,6 +178,44 @@
             }
             guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
             if let iterations, iterations < 1 { throw ValidationError("--iterations must be at least 1") }
+            if connect != nil, engine == .webkit {
+                throw ValidationError("--connect attaches to a browser: use it with --engine chromium or firefox")
+            }
+            if maxMessageSize != nil, engine == .webkit || (engine == .chromium && connect == nil) {
+                throw ValidationError(
+                    "--max-message-size applies to WebSocket connections: --engine firefox, or --connect")
+            }
+        }
+
+        /// Parses `--connect`: a `ws://` URL with a host.
+        static func webSocketURL(_ argument: String) throws -> URL {
+            guard let url = URL(string: argument), url.scheme?.lowercased() == "ws",
+                url.host(percentEncoded: false)?.isEmpty == false
+            else {
+                throw ValidationError(
+                    "--connect must be a ws:// URL, such as ws://127.0.0.1:9222/devtools/browser/<id> or ws://127.0.0.1:9222/session"
+                )
+            }
+            return url
+        }
+
+        /// Parses a byte count: digits with an optional K, M or G suffix (powers of 1024; `MiB`, `MB`
+        /// and lower case read the same), from 1 KiB to 4 GiB − 1.
+        static func byteCount(_ argument: String) throws -> Int {
+            var text = argument.trimmingCharacters(in: .whitespaces).uppercased()
+            for suffix in ["IB", "B"] where text.hasSuffix(suffix) { text.removeLast(suffix.count) }
+            var multiplier = 1
+            if let last = text.last, let shift = ["K": 10, "M": 20, "G": 30][String(last)] {
+                multiplier = 1 << shift
+                text.removeLast()
+            }
+            guard let value = Int(text), value > 0, value <= (Int(UInt32.max) / multiplier),
+                value * multiplier >= 1024
+            else {
+                throw ValidationError(
+                    "--max-message-size must be a byte count from 1K to 4G, such as 1M, 16M or 65536")
+            }
+            return value * multiplier
         }
 
         /// Parses `--fallback`: an http or https URL with a host.
@@ -153,9 +228,10 @@
 
         func run() throws {
             let deadline = timeout
+            AbortCleanup.installSignalHandlers()
             DispatchQueue.global().asyncAfter(deadline: .now() + deadline) {
                 FileHandle.standardError.write(Data("headless-render: timed out after \(deadline) s\n".utf8))
-                HeadlessRender.exitNow(3)
+                AbortCleanup.abort(with: 3)
             }
             switch engine {
             case .webkit:
@@ -166,6 +242,11 @@
                 #if Chromium
                     let options = self
                     Self.exitNow(Self.runBlocking { try await ChromiumPageRenderer(options: options).run() })
+                #endif
+            case .firefox:
+                #if Firefox
+                    let options = self
+                    Self.exitNow(Self.runBlocking { try await FirefoxPageRenderer(options: options).run() })
                 #endif
             }
             Self.exitNow(64)  // not reached: `validate()` refuses an engine that is not built
@@ -191,7 +272,7 @@
             }
         }
 
-        /// The registry both engines serve on `--scheme`: the `--har` entries (matched against the
+        /// The registry every engine serves on `--scheme`: the `--har` entries (matched against the
         /// HAR's page origin, passing on a miss), the directory, then the `--fallback` origin (in a
         /// `HARRecorder` with `--record-har`).
         ///
@@ -268,8 +349,13 @@
         static let atExit = Locked<[@Sendable () -> Void]>([])
 
         /// Exits without running exit-time destructors: WebKit's and GTK's do not expect to run while
-        /// another thread owns the main context.
+        /// another thread owns the main context. While an abort (`--timeout`, a signal) is under
+        /// way, only the aborting thread exits, with its status: the render's own path, failing
+        /// because the cleanup closed the browser, waits for it.
         static func exitNow(_ code: Int32) -> Never {
+            if let aborting = AbortCleanup.aborting, aborting != code {
+                while true { sleep(60) }
+            }
             for action in atExit.withLock({ $0 }) { action() }
             fflush(nil)
             _exit(code)
@@ -282,13 +368,17 @@
         case webkit
         /// Headless Chromium over the DevTools pipe (package trait `Chromium`).
         case chromium
+        /// Headless Firefox over WebDriver BiDi (package trait `Firefox`).
+        case firefox
 
-        /// `webkit` when this binary has it, else `chromium`.
+        /// The first of `webkit`, `chromium`, `firefox` this binary has.
         static var builtDefault: RenderEngine {
             #if WebKitGTK
                 .webkit
-            #else
+            #elseif Chromium
                 .chromium
+            #else
+                .firefox
             #endif
         }
 
@@ -307,11 +397,23 @@
                 #else
                     false
                 #endif
+            case .firefox:
+                #if Firefox
+                    true
+                #else
+                    false
+                #endif
             }
         }
 
         /// The package trait that builds the engine.
-        var trait: String { self == .webkit ? "WebKitGTK" : "Chromium" }
+        var trait: String {
+            switch self {
+            case .webkit: "WebKitGTK"
+            case .chromium: "Chromium"
+            case .firefox: "Firefox"
+            }
+        }
     }
 
     /// The engine could not be started (exit code 2).
@@ -355,7 +457,7 @@
         static func main() {
             FileHandle.standardError.write(
                 Data(
-                    "headless-render: error: built without an engine; build with `swift build --traits WebKitGTK` (or Chromium)\n"
+                    "headless-render: error: built without an engine; build with `swift build --traits WebKitGTK` (or Chromium, or Firefox)\n"
                         .utf8))
             exit(64)
         }

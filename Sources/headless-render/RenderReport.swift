@@ -1,5 +1,5 @@
-// Built when at least one engine is (package traits `WebKitGTK`, `Chromium`).
-#if WebKitGTK || Chromium
+// Built when at least one engine is (package traits `WebKitGTK`, `Chromium`, `Firefox`).
+#if WebKitGTK || Chromium || Firefox
     import Foundation
 
     /// What one `headless-render` run prints, whatever the engine: the load, every request, the
@@ -17,9 +17,11 @@
             var handler: String
             /// From the engine's request to the answer.
             var ms: Double
+            /// Why the request failed, when it did (a body over the message limit names the limit).
+            var error: String?
         }
 
-        /// `webkit` or `chromium`.
+        /// `webkit`, `chromium` or `firefox`.
         var engine: String
         var url: String
         var loadMs: Double
@@ -28,6 +30,8 @@
         /// The `--eval` result as JSON text (`true`, `"no-cache"`).
         var eval: String?
         var screenshot: String?
+        /// Where `--pdf` wrote the PDF.
+        var pdf: String?
         var coldMedianMs: Double?
         var coldP90Ms: Double?
         var warmMedianMs: Double?
@@ -58,11 +62,12 @@
             for request in requests {
                 lines.append(
                     "  \(request.status) \(request.path) \(request.bytes) B \(request.handler) \(Self.format(request.ms)) ms"
-                )
+                        + (request.error.map { ": \($0)" } ?? ""))
             }
             for message in console { lines.append("console \(message)") }
             if let eval { lines.append("eval \(eval)") }
             if let screenshot { lines.append("screenshot \(screenshot)") }
+            if let pdf { lines.append("pdf \(pdf)") }
             if let coldMedian = coldMedianMs, let warmMedian = warmMedianMs {
                 lines.append("cold median \(Self.format(coldMedian)) ms, p90 \(Self.format(coldP90Ms ?? 0)) ms")
                 lines.append("warm median \(Self.format(warmMedian)) ms, p90 \(Self.format(warmP90Ms ?? 0)) ms")

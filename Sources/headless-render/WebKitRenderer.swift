@@ -106,6 +106,12 @@
                 try await session.snapshot(to: screenshot)
                 report.screenshot = screenshot
             }
+            if let pdf = options.pdf {
+                try await session.printToPDF(
+                    to: pdf, pageWidth: options.pdfPageSize.width, pageHeight: options.pdfPageSize.height,
+                    background: options.pdfBackground)
+                report.pdf = pdf
+            }
             // A request the page saw complete may still be ending here (its log entry is written when
             // the task ends, after WebKit read the last byte): wait for those, briefly.
             let deadline = ContinuousClock.now + .seconds(2)

@@ -1,5 +1,6 @@
-// Built with the package trait `WebKitGTK`, `Chromium` or both: each test runs on every engine built.
-#if WebKitGTK || Chromium
+// Built with the package trait `WebKitGTK`, `Chromium`, `Firefox` or several: each test runs on every
+// engine built.
+#if WebKitGTK || Chromium || Firefox
     import Foundation
     import LoopbackTestSupport
     import Testing
@@ -12,6 +13,7 @@
     enum Engine: String, CaseIterable, CustomTestStringConvertible {
         case webkit
         case chromium
+        case firefox
 
         /// The engines of this build.
         static let built: [Engine] = {
@@ -21,6 +23,9 @@
             #endif
             #if Chromium
                 engines.append(.chromium)
+            #endif
+            #if Firefox
+                engines.append(.firefox)
             #endif
             return engines
         }()
@@ -32,7 +37,7 @@
 
         var testDescription: String { rawValue }
 
-        /// The binary under test: `SCHEMEKIT_HEADLESS_RENDER_WEBKIT` / `…_CHROMIUM` when set (what
+        /// The binary under test: `SCHEMEKIT_HEADLESS_RENDER_WEBKIT` / `…_CHROMIUM` / `…_FIREFOX` when set (what
         /// `Scripts/test.sh` builds from a clean directory with the README's own command for the
         /// engine, so that a product the README's build leaves out shows up here), else the
         /// `headless-render` built next to this test bundle.
@@ -67,6 +72,7 @@
                 var bytes: Int
                 var handler: String
                 var ms: Double
+                var error: String?
             }
 
             var url: String
@@ -75,6 +81,7 @@
             var console: [String]
             var eval: String?
             var screenshot: String?
+            var pdf: String?
             var coldMedianMs: Double?
             var warmMedianMs: Double?
             var coldMs: [Double]?

@@ -2,11 +2,25 @@
     import Foundation
     import HTTPTypes
     import SchemeKit
+    import SchemeKitBrowserSupport
 
     extension ChromiumSchemeAdapter {
-        /// The transport's body limit.
+        /// The transport's body limit (and, over a WebSocket, what one message can carry).
         var bodyLimit: Int {
-            connection.wireFormat == .json ? configuration.maximumJSONBodySize : configuration.maximumCBORBodySize
+            let configured =
+                connection.wireFormat == .json ? configuration.maximumJSONBodySize : configuration.maximumCBORBodySize
+            return min(configured, connection.transportBodyLimit ?? Int.max)
+        }
+
+        /// Why a body of `size` bytes cannot go: the limit, and the setting that raises it.
+        func bodyTooLargeMessage(_ size: Int) -> String {
+            if let message = connection.maximumMessageSize, let carried = connection.transportBodyLimit,
+                carried <= bodyLimit
+            {
+                return
+                    "a body of at least \(size) bytes does not fit in one DevTools message: the WebSocket's maximum message size is \(message) bytes, which carries at most \(carried) bytes of body (base64); raise maximumMessageSize (headless-render: --max-message-size)"
+            }
+            return "a body of at least \(size) bytes is over the \(bodyLimit)-byte limit of this transport"
         }
 
         /// Starts a registry task for a paused request.
@@ -64,9 +78,9 @@
                 guard let fieldName = HTTPField.Name(name) else { continue }
                 fields.append(HTTPField(name: fieldName, value: value))
             }
-            if let cap = configuration.openEndedRangeCap, let range = fields[.range],
-                let capped = Self.capOpenEndedRange(range, cap: cap)
-            {
+            // Narrowed to the configured cap, and over a WebSocket to what one message carries.
+            let cap = [configuration.openEndedRangeCap, connection.transportBodyLimit].compactMap { $0 }.min()
+            if let cap, let range = fields[.range], let capped = Self.capOpenEndedRange(range, cap: cap) {
                 fields[.range] = capped
             }
             var body = SchemeRequestBody.empty
@@ -85,15 +99,10 @@
             return try SchemeRequest(registryURL, method: method, headerFields: fields, body: body)
         }
 
-        /// `bytes=N-` → `bytes=N-(N+cap-1)`; `nil` for any other range.
+        /// `bytes=N-` → `bytes=N-(N+cap-1)`; `nil` for any other range (the rule the browser
+        /// adapters share, ``OpenEndedRange``).
         static func capOpenEndedRange(_ value: String, cap: Int) -> String? {
-            let trimmed = value.trimmingCharacters(in: .whitespaces)
-            guard trimmed.lowercased().hasPrefix("bytes="), !trimmed.contains(","), trimmed.hasSuffix("-") else {
-                return nil
-            }
-            let digits = trimmed.dropFirst("bytes=".count).dropLast().trimmingCharacters(in: .whitespaces)
-            guard let start = Int(digits), start >= 0, cap > 0 else { return nil }
-            return "bytes=\(start)-\(start + cap - 1)"
+            OpenEndedRange.capped(value, cap: cap)
         }
 
         /// Takes a request out of the in-flight set: `nil` when it already ended.

@@ -1,4 +1,6 @@
 #if Chromium
+    import SchemeKitBrowserSupport
+
     /// A virtual `https://<host>` origin that Chromium sees and SchemeKit serves from a registry scheme.
     ///
     /// Chromium does not let a DevTools client intercept a custom scheme (`app://` navigations end in
@@ -38,14 +40,7 @@
 
         /// The registry URL for a URL of this origin, or `nil` when the URL is not on it.
         public func registryURL(for url: String) -> String? {
-            let prefix = "https://\(host)"
-            guard url.count >= prefix.count,
-                url.prefix(prefix.count).lowercased() == prefix
-            else { return nil }
-            let rest = url.dropFirst(prefix.count)
-            if rest.isEmpty { return "\(scheme)://\(registryHost)/" }
-            guard let first = rest.first, first == "/" || first == "?" else { return nil }
-            return "\(scheme)://\(registryHost)\(first == "?" ? "/" : "")\(rest)"
+            VirtualOriginMapping.registryURL(for: url, host: host, scheme: scheme, registryHost: registryHost)
         }
     }
 #endif

@@ -76,12 +76,8 @@
         }
 
         private func overflow(_ size: Int) {
-            let limit = self.limit
             adapter.failRequest(
-                requestId, reason: "Failed",
-                error: ChromiumError(
-                    .bodyTooLarge, "a body of at least \(size) bytes is over the \(limit)-byte limit of this transport")
-            )
+                requestId, reason: "Failed", error: ChromiumError(.bodyTooLarge, adapter.bodyTooLargeMessage(size)))
         }
     }
 #endif

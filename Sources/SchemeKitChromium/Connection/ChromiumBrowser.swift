@@ -1,5 +1,6 @@
 #if Chromium
     public import Foundation
+    import SchemeKit
 
     /// A Chromium process driven over its DevTools pipe.
     ///
@@ -12,16 +13,22 @@
     ///
     /// Chromium is started with `--headless --remote-debugging-pipe[=cbor] --user-data-dir=<tmp>
     /// --no-first-run [--no-sandbox]` and `about:blank`; the pipe opens no port, so no other local
-    /// process can connect. Always ``close()`` a browser: Chromium otherwise outlives it.
+    /// process can connect. ``connect(to:maximumMessageSize:timeout:)`` attaches to a Chromium
+    /// someone else started instead, over its DevTools WebSocket. Always ``close()`` a browser: a
+    /// launched Chromium otherwise outlives it.
     public final class ChromiumBrowser: Sendable {
         /// The DevTools connection (the browser session and every flattened session).
         public let connection: ChromiumConnection
-        /// Chromium's process id.
-        public var processIdentifier: Int32 { process.pid }
-        private let process: ChromiumProcess
+        /// Chromium's process id; `0` for a browser attached with ``connect(to:maximumMessageSize:timeout:)``.
+        public var processIdentifier: Int32 { process?.pid ?? 0 }
+        /// Whether this browser attached to a Chromium it did not start (and will not stop).
+        public var isAttached: Bool { process == nil }
+        private let process: ChromiumProcess?
         private let temporaryProfile: URL?
+        /// The targets ``newPage(url:)`` opened: what ``close()`` closes on an attached Chromium.
+        private let openedTargets = Locked(Set<String>())
 
-        private init(connection: ChromiumConnection, process: ChromiumProcess, temporaryProfile: URL?) {
+        private init(connection: ChromiumConnection, process: ChromiumProcess?, temporaryProfile: URL?) {
             self.connection = connection
             self.process = process
             self.temporaryProfile = temporaryProfile
@@ -78,6 +85,40 @@
             return browser
         }
 
+        /// Attaches to a Chromium that someone else started, over its DevTools WebSocket: the
+        /// `webSocketDebuggerUrl` of `http://HOST:PORT/json/version` (`ws://…/devtools/browser/<id>`),
+        /// a Selenium Grid 4 session's `se:cdp`, or a browserless endpoint.
+        ///
+        /// Over a WebSocket the protocol is JSON, so bodies go base64-encoded in one message:
+        /// a body that does not fit `maximumMessageSize` fails its request with
+        /// ``ChromiumError/Code/bodyTooLarge`` naming the limit, and open-ended ranges are narrowed
+        /// to fit, so media still plays. ``close()`` closes the pages this browser opened and the
+        /// WebSocket, and never stops Chromium.
+        ///
+        /// - Parameters:
+        ///   - url: The browser's DevTools WebSocket (`ws://`; `wss://` is refused).
+        ///   - maximumMessageSize: The largest message either side may send, in bytes. Default: 16 MiB.
+        ///   - timeout: The most connecting may take. Default: 20 seconds.
+        /// - Throws: ``ChromiumError/Code/launchFailed`` naming the URL.
+        public static func connect(
+            to url: URL, maximumMessageSize: Int = 16 << 20, timeout: Duration = .seconds(20)
+        ) async throws -> ChromiumBrowser {
+            let connection = ChromiumConnection(wireFormat: .json)
+            let socket = try await ChromiumWebSocket.open(
+                url: url, maximumMessageSize: maximumMessageSize, timeout: timeout, connection: connection)
+            connection.attach(transport: socket)
+            let browser = ChromiumBrowser(connection: connection, process: nil, temporaryProfile: nil)
+            do {
+                try await withDeadline(timeout) {
+                    _ = try await connection.send("Browser.getVersion")
+                }
+            } catch {
+                await browser.close()
+                throw ChromiumError(.launchFailed, "Chromium at \(url.absoluteString) did not answer: \(error)")
+            }
+            return browser
+        }
+
         /// Opens a new page (a target) in a window of its own and attaches a flattened session to it.
         ///
         /// Every page gets its own window so that every page is visible: a second tab in one window
@@ -88,6 +129,7 @@
         /// - Throws: ``ChromiumError``.
         public func newPage(url: String = "about:blank") async throws -> ChromiumPage {
             let target = try await connection.send(CDP.CreateTarget(url: url, newWindow: true))
+            openedTargets.withLock { _ = $0.insert(target.targetId) }
             return try await ChromiumPage.attach(to: target.targetId, connection: connection)
         }
 
@@ -97,14 +139,28 @@
         }
 
         /// Kills Chromium at once with `signal` (default `SIGKILL`), as a crash would; the connection
-        /// then closes and every pending command throws ``ChromiumError/Code/disconnected``.
+        /// then closes and every pending command throws ``ChromiumError/Code/disconnected``. Does
+        /// nothing to an attached Chromium.
         public func kill(signal: Int32 = SIGKILL) {
-            process.signal(signal)
+            process?.signal(signal)
         }
 
         /// Closes Chromium: `Browser.close`, then `SIGKILL` after two seconds; reaps the process and
-        /// removes the temporary profile. Idempotent.
+        /// removes the temporary profile. An attached Chromium keeps running: the pages this browser
+        /// opened are closed, then the WebSocket. Idempotent.
         public func close() async {
+            guard let process else {
+                let targets = openedTargets.withLock { targets in
+                    defer { targets = [] }
+                    return targets
+                }
+                let connection = self.connection
+                _ = try? await withDeadline(.seconds(5)) {
+                    for target in targets { _ = try? await connection.send(CDP.CloseTarget(targetId: target)) }
+                }
+                connection.close()
+                return
+            }
             if !connection.isClosed {
                 _ = try? await withDeadline(.seconds(2)) { try await self.connection.send("Browser.close") }
             }

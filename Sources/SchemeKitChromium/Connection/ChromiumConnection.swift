@@ -5,7 +5,9 @@
     /// A DevTools-protocol connection to one Chromium: commands matched to replies by id, events as
     /// async sequences, flattened sessions routed by `sessionId`.
     ///
-    /// Created by ``ChromiumBrowser/launch(_:)`` (over the pipe). Every method is safe from any task.
+    /// Created by ``ChromiumBrowser/launch(_:)`` (over the pipe) or
+    /// ``ChromiumBrowser/connect(to:maximumMessageSize:timeout:)`` (over a WebSocket). Every method is
+    /// safe from any task.
     ///
     /// ```swift
     /// let version = try await connection.send("Browser.getVersion")
@@ -19,7 +21,7 @@
         /// The wire format of this connection.
         public let wireFormat: ChromiumWireFormat
         private let state = Locked(State())
-        private let pipe: Locked<ChromiumPipe?> = Locked(nil)
+        private let pipe: Locked<(any ChromiumTransport)?> = Locked(nil)
 
         private struct Subscriber {
             var sessionFilter: String??
@@ -49,6 +51,18 @@
             pipe.start()
         }
 
+        /// Uses an open transport (a DevTools WebSocket) instead of the pipe.
+        func attach(transport: any ChromiumTransport) {
+            pipe.withLock { $0 = transport }
+        }
+
+        /// The largest body one message on this connection can carry, when its transport limits
+        /// messages (a WebSocket's maximum message size); `nil` over the pipe.
+        var transportBodyLimit: Int? { pipe.withLock { $0 }?.maximumBodySize }
+
+        /// The transport's maximum message size, when it has one.
+        var maximumMessageSize: Int? { pipe.withLock { $0 }?.maximumMessageSize }
+
         /// Whether the connection is closed (Chromium gone or ``close()`` called).
         public var isClosed: Bool { state.withLock { $0.closedError != nil } }
 
@@ -72,7 +86,7 @@
                 return state.nextID
             }
             message["id"] = .int(id)
-            let framed = wireFormat.frame(.object(message))
+            let framed = pipe.frame(.object(message))
             // A cancelled caller stops waiting (the reply, if any, is dropped); Chromium still runs the command.
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
@@ -153,7 +167,7 @@
             terminate(ChromiumError(.disconnected, "the connection was closed"))
         }
 
-        private func receive(_ message: CDPValue) {
+        func receive(_ message: CDPValue) {
             if let id = message["id"]?.intValue {
                 guard let continuation = state.withLock({ $0.pending.removeValue(forKey: id) }) else { return }
                 if let error = message["error"] {
@@ -179,7 +193,7 @@
             for continuation in targets { continuation.yield(event) }
         }
 
-        private func terminate(_ error: ChromiumError) {
+        func terminate(_ error: ChromiumError) {
             let (pending, subscribers, waiters) = state.withLock { state in
                 if state.closedError == nil { state.closedError = error }
                 defer {

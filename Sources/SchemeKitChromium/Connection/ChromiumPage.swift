@@ -98,6 +98,23 @@
             return data
         }
 
+        /// The page as a PDF, printed by Chromium (`Page.printToPDF`).
+        ///
+        /// - Parameter options: Paper size and background. Default: US Letter, no background.
+        /// - Returns: The PDF's bytes (they start with `%PDF-`).
+        public func printToPDF(_ options: ChromiumPDFOptions = ChromiumPDFOptions()) async throws -> Data {
+            let printed = try await send(
+                "Page.printToPDF",
+                .object([
+                    "paperWidth": .double(options.pageWidth / 2.54), "paperHeight": .double(options.pageHeight / 2.54),
+                    "printBackground": .bool(options.background),
+                ]))
+            guard let data = printed["data"]?.binaryData else {
+                throw ChromiumError(.malformedMessage, "Page.printToPDF returned no data")
+            }
+            return data
+        }
+
         /// Closes the page's target.
         public func close() async throws {
             try await connection.send(CDP.CloseTarget(targetId: targetId))

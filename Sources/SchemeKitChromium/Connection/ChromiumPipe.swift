@@ -9,7 +9,7 @@
     /// A dedicated thread reads because a blocking `read` must not hold a thread of Swift's
     /// cooperative pool (two threads on two cores). The reader ends with exactly one `onClose` call,
     /// at end of file, on a read error, or on a message it cannot parse.
-    final class ChromiumPipe: Sendable {
+    final class ChromiumPipe: ChromiumTransport {
         let format: ChromiumWireFormat
         private let descriptor: Int32
         private let writes = DispatchQueue(label: "SchemeKitChromium.pipe.write")
@@ -27,6 +27,12 @@
             self.onMessage = onMessage
             self.onClose = onClose
         }
+
+        /// One framed message: JSON and its NUL terminator, or a CBOR envelope.
+        func frame(_ message: CDPValue) -> Data { format.frame(message) }
+
+        /// The pipe carries messages of any size (Chromium's own limits apply).
+        var maximumMessageSize: Int? { nil }
 
         /// Starts the reader thread.
         func start() {

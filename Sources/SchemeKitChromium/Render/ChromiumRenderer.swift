@@ -26,6 +26,8 @@
             public var evaluationError: ChromiumError?
             /// The PNG snapshot, when asked for.
             public var snapshot: Data?
+            /// The PDF, when asked for.
+            public var pdf: Data?
             /// Every request the adapter handled for this render, in the order they ended.
             public var requests: [ChromiumRequestRecord]
             /// What the page logged, one line per `console` call (`log: hello 42`, `warn: careful`)
@@ -63,6 +65,21 @@
             configuration: ChromiumAdapterConfiguration = ChromiumAdapterConfiguration()
         ) async throws -> ChromiumRenderer {
             let browser = try await ChromiumBrowser.launch(launchOptions)
+            return try await start(registry: registry, origins: origins, browser: browser, configuration: configuration)
+        }
+
+        /// Starts the adapter on a browser already launched or attached
+        /// (``ChromiumBrowser/connect(to:maximumMessageSize:timeout:)``) and pre-warms one page.
+        /// ``close()`` closes that browser as ``ChromiumBrowser/close()`` does (an attached Chromium
+        /// keeps running).
+        ///
+        /// - Throws: ``ChromiumError``; the browser is closed then.
+        public static func start(
+            registry: SchemeRegistry,
+            origins: [ChromiumVirtualOrigin],
+            browser: ChromiumBrowser,
+            configuration: ChromiumAdapterConfiguration = ChromiumAdapterConfiguration()
+        ) async throws -> ChromiumRenderer {
             do {
                 var configuration = configuration
                 configuration.origins = origins
@@ -78,17 +95,20 @@
             }
         }
 
-        /// Loads `url` in a pooled page, waits for `load`, then awaits `expression` and takes a snapshot.
+        /// Loads `url` in a pooled page, waits for `load`, then awaits `expression`, takes a snapshot
+        /// and prints a PDF, as asked.
         ///
         /// - Parameters:
         ///   - url: The page (usually on a virtual origin).
         ///   - expression: JavaScript to evaluate after `load`; a promise is awaited. Default: none.
         ///   - snapshot: Capture a PNG of the viewport. Default: `false`.
+        ///   - pdf: Print the page to PDF with these options. Default: `nil`, no PDF.
         ///   - timeout: The most to wait for `load`. Default: 30 seconds.
         /// - Throws: ``ChromiumError`` (navigation failure, timeout). An expression that throws is
         ///   reported in ``Result/evaluationError``, not thrown.
         public func render(
-            _ url: String, evaluate expression: String? = nil, snapshot: Bool = false, timeout: Duration = .seconds(30)
+            _ url: String, evaluate expression: String? = nil, snapshot: Bool = false, pdf: ChromiumPDFOptions? = nil,
+            timeout: Duration = .seconds(30)
         ) async throws -> Result {
             let holder = RenderHolder()
             let page = try await pool.acquire(for: holder)
@@ -124,6 +144,8 @@
                     }
                 }
                 let image = snapshot ? try await page.screenshot() : nil
+                var document: Data?
+                if let pdf { document = try await page.printToPDF(pdf) }
                 try? await Task.sleep(for: .milliseconds(1))
                 collector.cancel()
                 consoleCollector.cancel()
@@ -131,8 +153,20 @@
                 let console = await consoleCollector.value
                 try? await pool.recycle(page)
                 return Result(
-                    value: value, evaluationError: evaluationError, snapshot: image, requests: requests,
+                    value: value, evaluationError: evaluationError, snapshot: image, pdf: document, requests: requests,
                     console: console, duration: duration)
+            } catch let error as ChromiumError {
+                // A failed load says which of its requests failed, and why (a body over the limit).
+                collector.cancel()
+                let failures = await collector.value.compactMap { record -> String? in
+                    guard case .failed(let failure) = record.outcome else { return nil }
+                    return "\(record.url) failed: \(failure.message)"
+                }
+                try? await pool.recycle(page)
+                guard !failures.isEmpty else { throw error }
+                throw ChromiumError(
+                    error.code, "\(error.message); \(failures.joined(separator: "; "))",
+                    protocolCode: error.protocolCode)
             } catch {
                 try? await pool.recycle(page)
                 throw error

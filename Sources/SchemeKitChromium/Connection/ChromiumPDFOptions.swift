@@ -1,0 +1,24 @@
+#if Chromium
+    /// How ``ChromiumPage/printToPDF(_:)`` prints a page (`Page.printToPDF`).
+    ///
+    /// Sizes are in centimetres, as for the other engines' PDFs (Chromium's own unit is the inch).
+    ///
+    /// ```swift
+    /// let pdf = try await page.printToPDF(ChromiumPDFOptions(pageWidth: 21.0, pageHeight: 29.7, background: true))  // A4
+    /// ```
+    public struct ChromiumPDFOptions: Sendable, Hashable {
+        /// The paper's width in centimetres. Default: 21.59 (US Letter, Chromium's own default).
+        public var pageWidth: Double
+        /// The paper's height in centimetres. Default: 27.94 (US Letter).
+        public var pageHeight: Double
+        /// Print background colours and images. Default: `false`, as browsers print.
+        public var background: Bool
+
+        /// Creates options; every parameter has the default documented on its property.
+        public init(pageWidth: Double = 21.59, pageHeight: Double = 27.94, background: Bool = false) {
+            self.pageWidth = pageWidth
+            self.pageHeight = pageHeight
+            self.background = background
+        }
+    }
+#endif

@@ -1,0 +1,26 @@
+#if Chromium
+    import Foundation
+
+    /// How DevTools messages travel between a ``ChromiumConnection`` and Chromium: the pipe of a
+    /// Chromium SchemeKit spawned, or a WebSocket to one it attached to.
+    protocol ChromiumTransport: Sendable {
+        /// One message, framed for this transport.
+        func frame(_ message: CDPValue) -> Data
+        /// Queues a framed message, in call order; `completion` gets the error, if any.
+        func enqueue(_ message: Data, completion: @escaping @Sendable (ChromiumError?) -> Void)
+        /// Closes the transport: the connection then sees it close.
+        func shutDown()
+        /// The largest message the transport carries, when it has a limit.
+        var maximumMessageSize: Int? { get }
+    }
+
+    extension ChromiumTransport {
+        /// The largest `Fetch.fulfillRequest` body one message carries: the message limit less room
+        /// for the rest of the message, as base64 (JSON); `nil` without a limit.
+        var maximumBodySize: Int? {
+            guard let size = maximumMessageSize else { return nil }
+            let room = min(16 << 10, size / 8)
+            return max(0, (size - room) / 4 * 3)
+        }
+    }
+#endif

@@ -1,0 +1,52 @@
+#if Firefox
+    /// The knobs of a ``FirefoxSchemeAdapter``.
+    ///
+    /// ```swift
+    /// var configuration = FirefoxAdapterConfiguration(origins: [FirefoxVirtualOrigin(host: "app.localhost")])
+    /// configuration.whenPassed = .continueRequest     // let unanswered requests reach the network
+    /// ```
+    public struct FirefoxAdapterConfiguration: Sendable {
+        /// What happens to a request every handler passed on.
+        public enum PassPolicy: Sendable, Hashable {
+            /// The registry's plain-text 404, as on every other engine (the default).
+            case notFound
+            /// `network.continueRequest`: Firefox sends the request to the network itself.
+            case continueRequest
+            /// `network.failRequest`: the page sees a network error.
+            case fail
+        }
+
+        /// The origins served. Default: none (add at least one).
+        public var origins: [FirefoxVirtualOrigin]
+        /// What happens when every handler passes. Default: ``PassPolicy/notFound``.
+        public var whenPassed: PassPolicy
+        /// The longest a request may stay unanswered before its task is stopped and Firefox told the
+        /// request failed. BiDi reports no event when a page aborts a request the adapter holds
+        /// (an aborted `fetch()`), so this is what ends such a task. `nil` means no limit.
+        /// Default: 60 seconds.
+        public var requestTimeout: Duration?
+        /// Open-ended ranges (`Range: bytes=N-`, what a media element asks first) are narrowed to at
+        /// most this many bytes (and to what one message can carry), so a large video is answered
+        /// with 206s of this size, fetched in parts. `nil` leaves ranges as they are (still narrowed
+        /// to what fits a message). Default: 8 MiB.
+        public var openEndedRangeCap: Int?
+        /// The largest request body (a `POST`'s) the adapter asks Firefox for
+        /// (`network.addDataCollector`); a larger one fails its request. Default: 16 MiB.
+        public var maximumRequestBodySize: Int
+
+        /// Creates a configuration; every parameter has the default documented on its property.
+        public init(
+            origins: [FirefoxVirtualOrigin] = [],
+            whenPassed: PassPolicy = .notFound,
+            requestTimeout: Duration? = .seconds(60),
+            openEndedRangeCap: Int? = 8 << 20,
+            maximumRequestBodySize: Int = 16 << 20
+        ) {
+            self.origins = origins
+            self.whenPassed = whenPassed
+            self.requestTimeout = requestTimeout
+            self.openEndedRangeCap = openEndedRangeCap
+            self.maximumRequestBodySize = maximumRequestBodySize
+        }
+    }
+#endif

@@ -1,0 +1,244 @@
+#if Firefox
+    import Foundation
+    import HTTPTypes
+    import SchemeKit
+    import SchemeKitBrowserSupport
+
+    extension FirefoxSchemeAdapter {
+        /// A request the intercept holds: starts its registry task (after fetching its body, if any).
+        func intercepted(_ event: BiDiRequestEvent, timestamp: Double?) {
+            let requestId = event.request
+            guard let origin = configuration.origins.first(where: { $0.registryURL(for: event.url) != nil }),
+                let registryURL = origin.registryURL(for: event.url)
+            else {
+                // Not ours (a pattern Firefox matched more widely): let it go.
+                send("network.continueRequest", ["request": .string(requestId)])
+                return
+            }
+            let record = FirefoxRequestRecord(
+                url: event.url, registryURL: registryURL, method: event.method, destination: event.destination,
+                status: nil, bytes: 0, handler: nil, outcome: .provided)
+            state.withLock { state in
+                state.statistics.intercepted += 1
+                state.inflight[requestId] = Inflight(
+                    task: nil, context: event.context, navigation: event.navigation, timestamp: timestamp, timer: nil,
+                    record: record)
+            }
+            if let size = event.bodySize, size > 0 {
+                Task { [self] in
+                    do {
+                        let body = try await requestBody(of: requestId, size: size)
+                        startTask(event, registryURL: registryURL, body: .bytes(body))
+                    } catch let error as FirefoxError {
+                        failRequest(requestId, error: error)
+                    } catch {
+                        failRequest(requestId, error: FirefoxError(.protocolError, "\(error)"))
+                    }
+                }
+            } else {
+                startTask(event, registryURL: registryURL, body: .empty)
+            }
+        }
+
+        /// The body of a held request, from the adapter's data collector.
+        private func requestBody(of requestId: String, size: Int) async throws -> Data {
+            let (collector, collectorError) = state.withLock { ($0.collector, $0.collectorError) }
+            guard let collector else {
+                throw FirefoxError(
+                    .protocolError,
+                    "this Firefox cannot hand request bodies to the adapter (network.addDataCollector: \(collectorError ?? "not started"))"
+                )
+            }
+            guard size <= requestBodyLimit else {
+                throw FirefoxError(
+                    .bodyTooLarge,
+                    "a request body of \(size) bytes is over the adapter's limit of \(requestBodyLimit) bytes (maximumRequestBodySize, and what one message can carry)"
+                )
+            }
+            let result = try await connection.send(
+                "network.getData",
+                ["dataType": "request", "request": .string(requestId), "collector": .string(collector), "disown": true])
+            guard let bytes = result["bytes"] else {
+                throw FirefoxError(.malformedMessage, "network.getData: no bytes")
+            }
+            do {
+                return try BiDiBytes.decode(bytes)
+            } catch {
+                throw FirefoxError(.malformedMessage, "network.getData: \(error)")
+            }
+        }
+
+        private func startTask(_ event: BiDiRequestEvent, registryURL: String, body: SchemeRequestBody) {
+            let requestId = event.request
+            let request: SchemeRequest
+            do {
+                request = try makeRequest(event, registryURL: registryURL, body: body)
+            } catch {
+                failRequest(requestId, error: FirefoxError(.malformedMessage, "\(error)"))
+                return
+            }
+            let sink = ProvideResponseSink(adapter: self, requestId: requestId, limit: maximumBodySize)
+            let task = registry.task(for: request, sink: sink)
+            var timer: Task<Void, Never>?
+            if let timeout = configuration.requestTimeout {
+                timer = Task { [weak self] in
+                    guard (try? await Task.sleep(for: timeout)) != nil else { return }
+                    self?.stopRequest(requestId, reason: "timeout", tellFirefox: true)
+                }
+            }
+            let registered = state.withLock { state in
+                guard state.inflight[requestId] != nil else { return false }
+                state.inflight[requestId]?.task = task
+                state.inflight[requestId]?.timer = timer
+                return true
+            }
+            guard registered else {
+                timer?.cancel()
+                return
+            }
+            task.start()
+        }
+
+        private func makeRequest(_ event: BiDiRequestEvent, registryURL: String, body: SchemeRequestBody) throws
+            -> SchemeRequest
+        {
+            var fields = HTTPFields()
+            for header in event.headers {
+                guard let name = HTTPField.Name(header.name) else { continue }
+                fields.append(HTTPField(name: name, value: header.value))
+            }
+            let cap = min(configuration.openEndedRangeCap ?? Int.max, maximumBodySize)
+            if let range = fields[.range], let capped = OpenEndedRange.capped(range, cap: cap) {
+                fields[.range] = capped
+            }
+            guard let method = HTTPRequest.Method(event.method) else {
+                throw FirefoxError(.malformedMessage, "method \(event.method)")
+            }
+            return try SchemeRequest(registryURL, method: method, headerFields: fields, body: body)
+        }
+
+        /// Takes a request out of the in-flight set: `nil` when it already ended.
+        private func take(_ requestId: String) -> Inflight? {
+            state.withLock { $0.inflight.removeValue(forKey: requestId) }
+        }
+
+        private func publish(_ record: FirefoxRequestRecord, _ count: (inout FirefoxAdapterStatistics) -> Void) {
+            var record = record
+            record.duration = ContinuousClock.now - record.interceptedAt
+            let subscribers = state.withLock { state in
+                count(&state.statistics)
+                return Array(state.recordSubscribers.values)
+            }
+            for subscriber in subscribers { subscriber.yield(record) }
+        }
+
+        /// Stops a request's task; nothing more is sent for it except, when asked, a `network.failRequest`.
+        func stopRequest(_ requestId: String, reason: String, tellFirefox: Bool) {
+            guard var entry = take(requestId) else { return }
+            entry.timer?.cancel()
+            entry.task?.stop()
+            entry.record.outcome = .stopped(reason: reason)
+            entry.record.handler = entry.task?.respondingHandler
+            publish(entry.record) { statistics in
+                statistics.stopped += 1
+                switch reason {
+                case "contextClosed": statistics.contextClosed += 1
+                case "navigatedAway": statistics.navigatedAway += 1
+                case "timeout": statistics.timedOut += 1
+                default: break
+                }
+            }
+            if tellFirefox { send("network.failRequest", ["request": .string(requestId)]) }
+        }
+
+        /// The handler chain passed (every handler declined): the configured policy.
+        func passed(_ requestId: String) {
+            guard var entry = take(requestId) else { return }
+            entry.timer?.cancel()
+            switch configuration.whenPassed {
+            case .notFound, .continueRequest:
+                entry.record.outcome = .continued
+                publish(entry.record) { $0.continued += 1 }
+                send("network.continueRequest", ["request": .string(requestId)])
+            case .fail:
+                let error = FirefoxError(.protocolError, "no handler answered; failed as the pass policy says")
+                entry.record.outcome = .failed(error)
+                publish(entry.record) { $0.failed += 1 }
+                send("network.failRequest", ["request": .string(requestId)])
+            }
+        }
+
+        /// Fails a request (`network.failRequest`): the page sees a network error.
+        func failRequest(_ requestId: String, error: FirefoxError) {
+            guard var entry = take(requestId) else { return }
+            entry.timer?.cancel()
+            entry.task?.stop()  // allowed from inside the task's own sink
+            entry.record.outcome = .failed(error)
+            publish(entry.record) { statistics in
+                statistics.failed += 1
+                if error.code == .bodyTooLarge { statistics.bodyTooLarge += 1 }
+            }
+            send("network.failRequest", ["request": .string(requestId)])
+        }
+
+        /// The task finished: answer with what was collected.
+        func complete(_ requestId: String, response: SchemeResponse, body: Data) {
+            // Off the task's lock: reading the task's responder takes it.
+            Task { [self] in
+                let handler = state.withLock { $0.inflight[requestId]?.task }?.respondingHandler
+                guard var entry = take(requestId) else { return }
+                entry.timer?.cancel()
+                entry.record.status = response.status.code
+                entry.record.bytes = body.count
+                entry.record.handler = handler
+                var headers: [BiDiValue] = []
+                for field in response.headerFields {
+                    headers.append(BiDiHeader(name: field.name.rawName, value: field.value).bidiValue)
+                }
+                var params: [String: BiDiValue] = [
+                    "request": .string(requestId), "statusCode": .int(response.status.code),
+                    "reasonPhrase": .string(response.status.reasonPhrase), "headers": .array(headers),
+                ]
+                params["body"] = ["type": "base64", "value": .binary(body)]
+                do {
+                    try await connection.send("network.provideResponse", .object(params))
+                    publish(entry.record) { statistics in
+                        statistics.provided += 1
+                        statistics.bytesProvided += body.count
+                    }
+                } catch let error as FirefoxError where error.protocolError == "no such request" {
+                    entry.record.outcome = .stopped(reason: "rejected")
+                    publish(entry.record) { statistics in
+                        statistics.stopped += 1
+                        statistics.rejectedByFirefox += 1
+                    }
+                } catch let error as FirefoxError where error.code == .messageTooLarge {
+                    let failure = FirefoxError(.bodyTooLarge, bodyTooLargeMessage(body.count))
+                    entry.record.outcome = .failed(failure)
+                    publish(entry.record) { statistics in
+                        statistics.failed += 1
+                        statistics.bodyTooLarge += 1
+                    }
+                    send("network.failRequest", ["request": .string(requestId)])
+                } catch let error as FirefoxError where error.code == .disconnected || error.code == .malformedMessage {
+                    entry.record.outcome = .stopped(reason: "disconnected")
+                    publish(entry.record) { $0.stopped += 1 }
+                } catch {
+                    entry.record.outcome = .failed(error as? FirefoxError ?? FirefoxError(.protocolError, "\(error)"))
+                    publish(entry.record) { $0.failed += 1 }
+                }
+            }
+        }
+
+        /// Why a body of `size` bytes cannot go: the limit, and the setting that raises it.
+        func bodyTooLargeMessage(_ size: Int) -> String {
+            "a response body of \(size) bytes does not fit in one WebDriver BiDi message: the WebSocket's maximum message size is \(connection.maximumMessageSize) bytes, which carries at most \(maximumBodySize) bytes of body (base64); raise maximumMessageSize (headless-render: --max-message-size)"
+        }
+
+        /// Sends a command whose answer does not matter (the request may be gone already).
+        func send(_ method: String, _ params: BiDiValue) {
+            let connection = self.connection
+            Task { _ = try? await connection.send(method, params) }
+        }
+    }
+#endif

@@ -1,0 +1,252 @@
+#if Firefox
+    public import SchemeKit
+    import Foundation
+
+    /// Serves virtual https origins to Firefox from a ``SchemeKit/SchemeRegistry``, through WebDriver
+    /// BiDi's network interception: the Firefox engine adapter.
+    ///
+    /// ```swift
+    /// let registry = SchemeRegistry()
+    /// try registry.register(LocalFileHandler(root: appDirectory), for: "app")
+    /// let browser = try await FirefoxBrowser.launch()
+    /// let adapter = FirefoxSchemeAdapter(
+    ///     registry: registry, browser: browser,
+    ///     configuration: FirefoxAdapterConfiguration(origins: [FirefoxVirtualOrigin(host: "app.localhost")]))
+    /// try await adapter.start()
+    /// let page = try await browser.newPage()
+    /// try await page.navigate(to: "https://app.localhost/index.html")
+    /// ```
+    ///
+    /// ## How a request is served
+    /// ``start()`` subscribes to `network.beforeRequestSent` and adds one intercept
+    /// (`network.addIntercept`, phase `beforeRequestSent`) with a URL pattern per origin. For each
+    /// request the intercept holds, the adapter builds a ``SchemeKit/SchemeRequest`` (method,
+    /// headers, and the body of a `POST`, which Firefox hands over through `network.addDataCollector`
+    /// and `network.getData`) for the registry URL, starts a registry task, collects the response
+    /// (BiDi has no streaming answer) and answers `network.provideResponse` with status, reason,
+    /// headers and the body as base64. Ranges, validators and MIME types are the handlers' own, as
+    /// on every engine.
+    ///
+    /// ## Stops
+    /// The task is stopped, and nothing more is sent for it, when the request's browsing context is
+    /// closed (`browsingContext.contextDestroyed`), when the context commits a new document
+    /// (`browsingContext.navigationCommitted`: the requests of the document it replaces), when
+    /// ``FirefoxAdapterConfiguration/requestTimeout`` passes, and when the connection closes.
+    /// Firefox reports nothing when a page aborts a held request (an aborted `fetch()`); the timeout
+    /// ends such a task. Every case is counted in ``statistics``.
+    ///
+    /// ## Large bodies
+    /// A body goes to Firefox in one WebSocket message, base64-encoded: one larger than
+    /// ``maximumBodySize`` (about three quarters of the connection's maximum message size) fails its
+    /// request with ``FirefoxError/Code/bodyTooLarge``, naming the limit, and the connection stays
+    /// up. Open-ended ranges are narrowed (``FirefoxAdapterConfiguration/openEndedRangeCap``, and
+    /// never past ``maximumBodySize``) so media is fetched in parts that fit.
+    public final class FirefoxSchemeAdapter: Sendable {
+        /// The registry that answers.
+        public let registry: SchemeRegistry
+        /// The browser whose requests are served.
+        public let browser: FirefoxBrowser
+        /// The configuration.
+        public let configuration: FirefoxAdapterConfiguration
+        var connection: FirefoxConnection { browser.connection }
+
+        let state = Locked(State())
+
+        struct Inflight {
+            var task: SchemeTask?
+            var context: String?
+            var navigation: String?
+            /// Firefox's time of the request (milliseconds since the epoch), to tell a new document's
+            /// requests from the old one's when a navigation commits.
+            var timestamp: Double?
+            var timer: Task<Void, Never>?
+            var record: FirefoxRequestRecord
+        }
+
+        struct State {
+            var inflight: [String: Inflight] = [:]
+            var statistics = FirefoxAdapterStatistics()
+            var loop: Task<Void, Never>?
+            var recordSubscribers: [Int: AsyncStream<FirefoxRequestRecord>.Continuation] = [:]
+            var nextSubscriber = 0
+            var intercept: String?
+            var collector: String?
+            var collectorError: String?
+            var subscription: String?
+        }
+
+        /// Creates an adapter; nothing is intercepted until ``start()``.
+        ///
+        /// - Parameters:
+        ///   - registry: The registry that answers requests.
+        ///   - browser: A launched or attached ``FirefoxBrowser``.
+        ///   - configuration: Origins and policies.
+        public init(registry: SchemeRegistry, browser: FirefoxBrowser, configuration: FirefoxAdapterConfiguration) {
+            self.registry = registry
+            self.browser = browser
+            self.configuration = configuration
+        }
+
+        /// The largest response body one message to Firefox can carry: the connection's maximum
+        /// message size, less room for the rest of the message, as base64 (× 3/4).
+        public var maximumBodySize: Int {
+            let size = connection.maximumMessageSize
+            let room = min(16 << 10, size / 8)
+            return max(0, (size - room) / 4 * 3)
+        }
+
+        /// Starts intercepting: subscribes to the events it needs, adds the intercept for every
+        /// origin and a collector for request bodies.
+        ///
+        /// - Throws: ``FirefoxError`` when Firefox refuses a command (a collector it cannot add only
+        ///   makes requests with a body fail, with a message saying why).
+        public func start() async throws {
+            let events = connection.events(methods: Self.eventNames)
+            let loop = Task { [weak self] in
+                for await event in events {
+                    guard let self else { return }
+                    self.handle(event)
+                }
+                self?.connectionClosed()
+            }
+            state.withLock { $0.loop = loop }
+            let subscribed = try await connection.send(
+                "session.subscribe", ["events": .array(Self.eventNames.sorted().map { .string($0) })])
+            let patterns: [BiDiValue] = configuration.origins.map {
+                ["type": "pattern", "protocol": "https", "hostname": .string($0.host)]
+            }
+            let intercept = try await connection.send(
+                "network.addIntercept", ["phases": ["beforeRequestSent"], "urlPatterns": .array(patterns)])
+            state.withLock { state in
+                state.subscription = subscribed["subscription"]?.stringValue
+                state.intercept = intercept["intercept"]?.stringValue
+            }
+            do {
+                let collector = try await connection.send(
+                    "network.addDataCollector",
+                    ["dataTypes": ["request"], "maxEncodedDataSize": .int(requestBodyLimit)])
+                state.withLock { $0.collector = collector["collector"]?.stringValue }
+            } catch {
+                state.withLock { $0.collectorError = "\(error)" }
+            }
+        }
+
+        /// Stops intercepting (removes the intercept, the collector and the subscription) and stops
+        /// every task in flight.
+        public func stop() async {
+            let (intercept, collector, subscription, loop) = state.withLock { state in
+                defer {
+                    state.intercept = nil
+                    state.collector = nil
+                    state.subscription = nil
+                }
+                return (state.intercept, state.collector, state.subscription, state.loop)
+            }
+            if !connection.isClosed {
+                if let intercept {
+                    _ = try? await connection.send("network.removeIntercept", ["intercept": .string(intercept)])
+                }
+                if let collector {
+                    _ = try? await connection.send("network.removeDataCollector", ["collector": .string(collector)])
+                }
+                if let subscription {
+                    _ = try? await connection.send("session.unsubscribe", ["subscriptions": [.string(subscription)]])
+                }
+            }
+            loop?.cancel()
+            connectionClosed()
+        }
+
+        /// The counters so far.
+        public var statistics: FirefoxAdapterStatistics { state.withLock { $0.statistics } }
+
+        /// A record for each request from now on, as it ends.
+        public func records() -> AsyncStream<FirefoxRequestRecord> {
+            let (stream, continuation) = AsyncStream<FirefoxRequestRecord>.makeStream()
+            let key = state.withLock { state in
+                defer { state.nextSubscriber += 1 }
+                state.recordSubscribers[state.nextSubscriber] = continuation
+                return state.nextSubscriber
+            }
+            continuation.onTermination = { [weak self] _ in
+                _ = self?.state.withLock { $0.recordSubscribers.removeValue(forKey: key) }
+            }
+            return stream
+        }
+
+        static let eventNames: Set<String> = [
+            "network.beforeRequestSent", "browsingContext.contextDestroyed", "browsingContext.navigationCommitted",
+        ]
+
+        /// The largest request body asked for: the configured limit, and what one message can carry.
+        var requestBodyLimit: Int { min(configuration.maximumRequestBodySize, maximumBodySize) }
+
+        private func handle(_ event: BiDiEvent) {
+            switch event.method {
+            case "network.beforeRequestSent":
+                guard event.params["isBlocked"]?.boolValue == true else { return }
+                let intercept = state.withLock { $0.intercept }
+                if let intercepts = event.params["intercepts"]?.arrayValue, let intercept,
+                    !intercepts.contains(.string(intercept))
+                {
+                    return  // held by another client's intercept
+                }
+                do {
+                    intercepted(
+                        try BiDiRequestEvent(params: event.params), timestamp: event.params["timestamp"]?.doubleValue)
+                } catch {
+                    malformed(event.params, error)
+                }
+            case "browsingContext.contextDestroyed":
+                var contexts: [String] = []
+                collectContexts(event.params, into: &contexts)
+                let ids = state.withLock { state in
+                    state.inflight.filter { entry in entry.value.context.map(contexts.contains) ?? false }.map(\.key)
+                }
+                for id in ids { stopRequest(id, reason: "contextClosed", tellFirefox: false) }
+            case "browsingContext.navigationCommitted":
+                guard let context = event.params["context"]?.stringValue else { return }
+                let navigation = event.params["navigation"]?.stringValue
+                let committed = event.params["timestamp"]?.doubleValue
+                let ids = state.withLock { state in
+                    state.inflight.filter { entry in
+                        guard entry.value.context == context,
+                            entry.value.navigation == nil || entry.value.navigation != navigation
+                        else { return false }
+                        // A request made after the commit belongs to the new document.
+                        if let committed, let made = entry.value.timestamp, made > committed { return false }
+                        return true
+                    }.map(\.key)
+                }
+                // Told to Firefox too: should a request belong to the new document after all, the
+                // page sees a failed request rather than one that never ends.
+                for id in ids { stopRequest(id, reason: "navigatedAway", tellFirefox: true) }
+            default:
+                break
+            }
+        }
+
+        /// A context and, recursively, its children (`browsingContext.Info`).
+        private func collectContexts(_ info: BiDiValue, into contexts: inout [String]) {
+            if let context = info["context"]?.stringValue { contexts.append(context) }
+            for child in info["children"]?.arrayValue ?? [] { collectContexts(child, into: &contexts) }
+        }
+
+        /// A held request whose event SchemeKit cannot read: failed when it can be named, so the
+        /// page does not wait for it.
+        private func malformed(_ params: BiDiValue, _ error: BiDiProtocolError) {
+            state.withLock { $0.statistics.malformedEvents += 1 }
+            guard let id = params["request"]?["request"]?.stringValue else { return }
+            state.withLock {
+                $0.statistics.intercepted += 1
+                $0.statistics.failed += 1
+            }
+            send("network.failRequest", ["request": .string(id)])
+        }
+
+        func connectionClosed() {
+            let ids = state.withLock { Array($0.inflight.keys) }
+            for id in ids { stopRequest(id, reason: "disconnected", tellFirefox: false) }
+        }
+    }
+#endif

@@ -1,0 +1,200 @@
+#if Firefox
+    package import Foundation
+    import NIOCore
+    import SchemeKit
+    import SchemeKitBrowserSupport
+
+    /// A WebDriver BiDi connection to one Firefox: commands matched to their answers by id, events
+    /// as async sequences. The protocol client under ``FirefoxBrowser`` (`package`, not public API).
+    ///
+    /// Every method is safe from any task. When the WebSocket closes (Firefox exited, the peer
+    /// closed it, a message over the size limit, or a message that is not BiDi), every pending
+    /// command throws ``FirefoxError`` (``FirefoxError/Code/disconnected``, or
+    /// ``FirefoxError/Code/malformedMessage`` / ``FirefoxError/Code/messageTooLarge`` naming the
+    /// cause), every later one throws it at once, and every event sequence ends: nothing waits forever.
+    package final class FirefoxConnection: Sendable {
+        /// The largest message either side may send, in bytes.
+        package let maximumMessageSize: Int
+        private let state = Locked(State())
+        private let socket: Locked<WebSocketClient?> = Locked(nil)
+
+        private struct Subscriber {
+            var methods: Set<String>?
+            var continuation: AsyncStream<BiDiEvent>.Continuation
+        }
+
+        private struct State {
+            var nextID = 1
+            var pending: [Int: CheckedContinuation<BiDiValue, any Error>] = [:]
+            var subscribers: [Int: Subscriber] = [:]
+            var nextSubscriber = 0
+            var closedError: FirefoxError?
+            var closeWaiters: [CheckedContinuation<Void, Never>] = []
+        }
+
+        private init(maximumMessageSize: Int) {
+            self.maximumMessageSize = maximumMessageSize
+        }
+
+        /// Opens a WebSocket to a BiDi endpoint (`ws://127.0.0.1:PORT/session`).
+        ///
+        /// - Throws: ``FirefoxError/Code/connectFailed`` naming the URL.
+        package static func open(url: URL, maximumMessageSize: Int, timeout: Duration) async throws(FirefoxError)
+            -> FirefoxConnection
+        {
+            let connection = FirefoxConnection(maximumMessageSize: maximumMessageSize)
+            do {
+                let socket = try await WebSocketClient.connect(
+                    to: url, maximumMessageSize: maximumMessageSize, timeout: timeout,
+                    onMessage: { [weak connection] in connection?.receive($0) },
+                    onClose: { [weak connection] error in
+                        connection?.terminate(
+                            FirefoxError(
+                                error.code == .messageTooLarge ? .messageTooLarge : .disconnected, error.message))
+                    })
+                connection.socket.withLock { $0 = socket }
+            } catch {
+                throw FirefoxError(.connectFailed, error.message)
+            }
+            return connection
+        }
+
+        /// Whether the connection is closed.
+        package var isClosed: Bool { state.withLock { $0.closedError != nil } }
+
+        /// Why the connection closed, once it has.
+        package var closedError: FirefoxError? { state.withLock { $0.closedError } }
+
+        /// Sends a command and returns its `result` object.
+        ///
+        /// - Throws: ``FirefoxError``: ``FirefoxError/Code/protocolError`` (with BiDi's error code)
+        ///   when Firefox answers with an error, ``FirefoxError/Code/messageTooLarge`` when the
+        ///   command does not fit in one message (nothing is sent), or why the connection closed.
+        @discardableResult
+        package func send(_ method: String, _ params: BiDiValue = [:]) async throws -> BiDiValue {
+            guard let socket = socket.withLock({ $0 }) else { throw FirefoxError(.disconnected, "not connected") }
+            let id = state.withLock { state in
+                defer { state.nextID += 1 }
+                return state.nextID
+            }
+            var writer = BiDiJSONWriter(capacity: 128)
+            writer.write(["id": .int(id), "method": .string(method), "params": params])
+            let message = writer.buffer
+            // A cancelled caller stops waiting (the answer, if any, is dropped); Firefox still runs the command.
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    let refused: (any Error)? = state.withLock { state in
+                        if let error = state.closedError { return error }
+                        if Task.isCancelled { return CancellationError() }
+                        state.pending[id] = continuation
+                        return nil
+                    }
+                    if let refused {
+                        continuation.resume(throwing: refused)
+                        return
+                    }
+                    do throws(WebSocketError) {
+                        try socket.send(message)
+                    } catch {
+                        let failure =
+                            error.code == .messageTooLarge
+                            ? FirefoxError(.messageTooLarge, "\(method): \(error.message)")
+                            : FirefoxError(.disconnected, error.message)
+                        state.withLock { $0.pending.removeValue(forKey: id) }?.resume(throwing: failure)
+                    }
+                }
+            } onCancel: {
+                state.withLock { $0.pending.removeValue(forKey: id) }?.resume(throwing: CancellationError())
+            }
+        }
+
+        /// The events from now on, as they arrive.
+        ///
+        /// - Parameter methods: Only these events; `nil` (the default) for all.
+        /// - Returns: A sequence that ends when the connection closes or the caller stops iterating.
+        ///   Events are buffered without limit until read: read them promptly.
+        package func events(methods: Set<String>? = nil) -> AsyncStream<BiDiEvent> {
+            let (stream, continuation) = AsyncStream<BiDiEvent>.makeStream()
+            let key: Int? = state.withLock { state in
+                guard state.closedError == nil else { return nil }
+                let key = state.nextSubscriber
+                state.nextSubscriber += 1
+                state.subscribers[key] = Subscriber(methods: methods, continuation: continuation)
+                return key
+            }
+            guard let key else {
+                continuation.finish()
+                return stream
+            }
+            continuation.onTermination = { [weak self] _ in
+                _ = self?.state.withLock { $0.subscribers.removeValue(forKey: key) }
+            }
+            return stream
+        }
+
+        /// Returns when the connection has closed.
+        package func waitUntilClosed() async {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let closed = state.withLock { state in
+                    if state.closedError != nil { return true }
+                    state.closeWaiters.append(continuation)
+                    return false
+                }
+                if closed { continuation.resume() }
+            }
+        }
+
+        /// Closes the connection: pending commands throw ``FirefoxError/Code/disconnected``.
+        package func close() {
+            socket.withLock { $0 }?.close()
+            terminate(FirefoxError(.disconnected, "the connection was closed"))
+        }
+
+        /// One message from Firefox (internal so that tests can hand it a message Firefox never
+        /// sends). A message that is not BiDi closes the connection.
+        func receive(_ buffer: ByteBuffer) {
+            let parsed: Result<BiDiMessage, BiDiProtocolError> = buffer.withUnsafeReadableBytes { bytes in
+                do throws(BiDiProtocolError) { return .success(try BiDiMessage.parse(bytes)) } catch {
+                    return .failure(error)
+                }
+            }
+            switch parsed {
+            case .failure(let error):
+                let preview = String(decoding: buffer.readableBytesView.prefix(120), as: UTF8.self)
+                socket.withLock { $0 }?.close()
+                terminate(
+                    FirefoxError(
+                        .malformedMessage,
+                        "Firefox sent a message that is not WebDriver BiDi (\(error)); the connection was closed. It began: \(preview)"
+                    ))
+            case .success(.success(let id, let result)):
+                state.withLock { $0.pending.removeValue(forKey: id) }?.resume(returning: result)
+            case .success(.error(let id, let code, let message)):
+                guard let id else { return }  // about no command of ours: nothing waits for it
+                state.withLock { $0.pending.removeValue(forKey: id) }?.resume(
+                    throwing: FirefoxError(.protocolError, message.isEmpty ? code : message, protocolError: code))
+            case .success(.event(let event)):
+                let targets = state.withLock { state in
+                    state.subscribers.values.filter { $0.methods?.contains(event.method) ?? true }.map(\.continuation)
+                }
+                for continuation in targets { continuation.yield(event) }
+            }
+        }
+
+        private func terminate(_ error: FirefoxError) {
+            let (pending, subscribers, waiters) = state.withLock { state in
+                if state.closedError == nil { state.closedError = error }
+                defer {
+                    state.pending = [:]
+                    state.subscribers = [:]
+                    state.closeWaiters = []
+                }
+                return (state.pending, state.subscribers, state.closeWaiters)
+            }
+            let reason = state.withLock { $0.closedError } ?? error
+            for continuation in pending.values { continuation.resume(throwing: reason) }
+            for subscriber in subscribers.values { subscriber.continuation.finish() }
+            for waiter in waiters { waiter.resume() }
+        }
+    }
+#endif

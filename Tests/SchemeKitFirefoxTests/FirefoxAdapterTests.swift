@@ -1,0 +1,354 @@
+#if Firefox
+    import Foundation
+    import HTTPTypes
+    import NIOCore
+    import SchemeKit
+    import SchemeKitTesting
+    import Synchronization
+    import Testing
+
+    @testable import SchemeKitFirefox
+
+    @Suite(.serialized, .timeLimit(.minutes(3)))
+    struct FirefoxAdapterTests {
+        @Test func theSampleAppPassesEverySelfCheckInASecureContext() async throws {
+            let harness = try await FirefoxHarness.start { registry in
+                try registry.register(LocalFileHandler(root: FirefoxHarness.sampleApp), for: "app")
+            }
+            defer { Task { await harness.close() } }
+            try await harness.page.navigate(to: "https://app.localhost/index.html")
+            let report = try await harness.page.evaluate("window.sampleReport", as: SampleReport.self)
+            #expect(report.allPassed, "\(report)")
+            #expect(try await harness.page.evaluate("document.title", as: String.self) == "sample:ok")
+            #expect(try await harness.page.evaluate("isSecureContext", as: Bool.self))
+            #expect(try await harness.page.evaluate("location.origin", as: String.self) == "https://app.localhost")
+            #expect(harness.adapter.statistics.provided >= 10, "\(harness.adapter.statistics)")
+            #expect(await FirefoxHarness.eventually { harness.registry.metrics.live == 0 })
+            await harness.close()
+        }
+
+        /// An eager `<video preload="auto" muted>` on the origin: its ranges (narrowed to 8 KiB here,
+        /// so the 31 KB clip takes several 206s) go through the file handler, the element reaches
+        /// `HAVE_CURRENT_DATA` and seeks.
+        @Test func anEagerVideoLoadsInRangesAndSeeks() async throws {
+            let harness = try await FirefoxHarness.start(configure: { $0.openEndedRangeCap = 8 << 10 }) { registry in
+                try registry.register(LocalFileHandler(root: FirefoxHarness.sampleApp), for: "app")
+            }
+            defer { Task { await harness.close() } }
+            try await harness.page.navigate(to: "https://app.localhost/blank.html")
+            let records = harness.adapter.records()
+            let collected = Task {
+                var ranges: [FirefoxRequestRecord] = []
+                for await record in records where record.url.hasSuffix("clip.webm") { ranges.append(record) }
+                return ranges
+            }
+            let result = try await harness.page.evaluateJSON(
+                """
+                (async () => {
+                  const video = document.createElement('video');
+                  video.muted = true; video.preload = 'auto'; video.src = 'media/clip.webm';
+                  document.body.appendChild(video);
+                  await new Promise((resolve, reject) => {
+                    video.addEventListener('loadeddata', resolve, {once: true});
+                    video.addEventListener('error', () => reject(new Error('media error ' + video.error.code)), {once: true});
+                  });
+                  const ready = video.readyState;
+                  video.currentTime = video.duration * 0.8;
+                  await new Promise((resolve) => video.addEventListener('seeked', resolve, {once: true}));
+                  return {ready, duration: video.duration, seeked: video.currentTime, readyAfterSeek: video.readyState};
+                })()
+                """)
+            struct Outcome: Decodable {
+                var ready: Int
+                var duration: Double
+                var seeked: Double
+                var readyAfterSeek: Int
+            }
+            let outcome = try JSONDecoder().decode(Outcome.self, from: Data(result.utf8))
+            #expect(outcome.ready >= 2 && outcome.duration > 0 && outcome.seeked > 0, "\(result)")
+            try await Task.sleep(for: .milliseconds(200))
+            collected.cancel()
+            let ranges = await collected.value
+            #expect(ranges.count >= 2, "several ranges: \(ranges.map { ($0.status, $0.bytes) })")
+            #expect(
+                ranges.allSatisfy { $0.status == 206 && $0.bytes <= 8 << 10 }, "\(ranges.map { ($0.status, $0.bytes) })"
+            )
+            await harness.close()
+        }
+
+        @Test func rangesValidatorsAndUnsatisfiableRangesGoThroughTheHandlers() async throws {
+            let harness = try await FirefoxHarness.start { registry in
+                try registry.register(LocalFileHandler(root: FirefoxHarness.sampleApp), for: "app")
+            }
+            defer { Task { await harness.close() } }
+            try await harness.openOrigin("/index.html")
+            let range = try await harness.page.evaluateJSON(
+                """
+                fetch('/img/mandelbrot.jpg', {headers: {Range: 'bytes=100-199'}, cache: 'no-store'})
+                  .then(async r => [r.status, (await r.arrayBuffer()).byteLength, r.headers.get('content-range')])
+                """)
+            #expect(range == #"[206,100,"bytes 100-199/11288"]"#)
+            let unsatisfiable = try await harness.page.evaluateJSON(
+                """
+                fetch('/img/mandelbrot.jpg', {headers: {Range: 'bytes=999999-'}, cache: 'no-store'})
+                  .then(r => [r.status, r.headers.get('content-range')])
+                """)
+            #expect(unsatisfiable == #"[416,"bytes */11288"]"#)
+            let revalidated = try await harness.page.evaluateJSON(
+                """
+                fetch('/data/app.json', {cache: 'no-store'}).then(r => [r.headers.get('etag'), r.headers.get('content-type')])
+                  .then(([etag, type]) => fetch('/data/app.json', {headers: {'If-None-Match': etag}, cache: 'no-store'})
+                  .then(r => [r.status, type]))
+                """)
+            #expect(revalidated == #"[304,"application/json; charset=utf-8"]"#)
+            let types = try await harness.page.evaluateJSON(
+                "Promise.all(['/js/main.mjs', '/css/style.css', '/fonts/dejavu-sans-subset.woff2'].map(p => fetch(p).then(r => r.headers.get('content-type'))))"
+            )
+            #expect(types == #"["text/javascript; charset=utf-8","text/css; charset=utf-8","font/woff2"]"#)
+            await harness.close()
+        }
+
+        @Test func aBinaryPostReachesTheHandlerByteForByte() async throws {
+            let received = Received()
+            let echo = ClosureHandler(name: "echo", methods: [.post]) { request, writer in
+                let body = try await request.body.collect()
+                received.set(body)
+                try await writer.respond(.ok, mimeType: "text/plain", body: Data(String(body.count).utf8))
+                return .handled
+            }
+            let harness = try await FirefoxHarness.start { registry in
+                try registry.register(blankPage, for: "app", pathPrefix: "/blank.html")
+                try registry.register(echo, for: "app", pathPrefix: "/echo")
+            }
+            defer { Task { await harness.close() } }
+            try await harness.openOrigin()
+            let answer = try await harness.page.evaluate(
+                """
+                (() => { const bytes = new Uint8Array(70000); for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7) & 255;
+                  return fetch('/echo', {method: 'POST', body: bytes}).then(r => r.text()); })()
+                """, as: String.self)
+            #expect(answer == "70000")
+            #expect(received.value == Data((0..<70000).map { UInt8(($0 * 7) & 255) }))
+            let text = try await harness.page.evaluate(
+                "fetch('/echo', {method: 'POST', body: 'héllo'}).then(r => r.text())", as: String.self)
+            #expect(text == "6" && received.value == Data("héllo".utf8))
+            await harness.close()
+        }
+
+        /// A stop mid-body: the handler wrote the head and part of the body, then the page's
+        /// context closes. The task is stopped, its later writes are dropped, and nothing is
+        /// answered for it.
+        @Test func closingThePageMidBodyStopsTheTaskAndNothingIsWrittenAfter() async throws {
+            let progress = Progress()
+            let slow = ClosureHandler(name: "slow") { _, writer in
+                try await writer.writeHead(
+                    SchemeResponse(status: .ok, mimeType: "application/octet-stream", expectedContentLength: 1 << 20))
+                try await writer.write(Data(count: 64 << 10))
+                progress.wroteFirstChunk()
+                do {
+                    try await Task.sleep(for: .seconds(60))
+                } catch {
+                    progress.cancelled()
+                    try? await writer.write(Data(count: 64 << 10))  // after the stop: dropped
+                    throw error
+                }
+                return .handled
+            }
+            let harness = try await FirefoxHarness.start { registry in
+                try registry.register(blankPage, for: "app", pathPrefix: "/blank.html")
+                try registry.register(slow, for: "app", pathPrefix: "/slow")
+            }
+            defer { Task { await harness.close() } }
+            try await harness.openOrigin()
+            _ = try await harness.page.evaluateJSON("for (let i = 0; i < 3; i++) fetch('/slow/' + i); true")
+            #expect(await FirefoxHarness.eventually { progress.first == 3 })
+            let before = harness.adapter.statistics
+            try await harness.page.close()
+            #expect(
+                await FirefoxHarness.eventually { progress.cancellations == 3 && harness.registry.metrics.live == 0 })
+            let statistics = harness.adapter.statistics
+            #expect(statistics.contextClosed == 3, "\(statistics)")
+            #expect(statistics.provided == before.provided, "nothing answered after the stop")
+            #expect(statistics.inFlight == 0)
+            #expect(harness.registry.metrics.stopped == 3)
+            #expect(harness.registry.metrics.writesDroppedAfterStop >= 3)
+            await harness.close()
+        }
+
+        /// Navigating away commits a new document: the old document's held requests are stopped;
+        /// the new document's own requests are served.
+        @Test func navigatingAwayStopsTheOldDocumentsRequests() async throws {
+            let hanging = HangingHandler(writesHead: true)
+            let harness = try await FirefoxHarness.start { registry in
+                try registry.register(blankPage, for: "app", pathPrefix: "/blank.html")
+                try registry.register(blankPage, for: "app", pathPrefix: "/next.html")
+                try registry.register(hanging, for: "app", pathPrefix: "/hang")
+            }
+            defer { Task { await harness.close() } }
+            try await harness.openOrigin()
+            _ = try await harness.page.evaluateJSON("for (let i = 0; i < 4; i++) fetch('/hang/' + i); true")
+            #expect(await FirefoxHarness.eventually { hanging.started == 4 })
+            try await harness.page.navigate(to: "https://app.localhost/next.html")
+            #expect(try await harness.page.evaluate("document.title", as: String.self) == "blank")
+            #expect(
+                await FirefoxHarness.eventually { hanging.cancellations == 4 && harness.registry.metrics.live == 0 })
+            #expect(harness.adapter.statistics.navigatedAway == 4, "\(harness.adapter.statistics)")
+            await harness.close()
+        }
+
+        @Test func aHundredConcurrentFetchesAllSucceed() async throws {
+            let counting = CountingHandler(StaticHandler("ok"))
+            let harness = try await FirefoxHarness.start { registry in
+                try registry.register(blankPage, for: "app", pathPrefix: "/blank.html")
+                try registry.register(counting, for: "app", pathPrefix: "/n")
+            }
+            defer { Task { await harness.close() } }
+            try await harness.openOrigin()
+            #expect(await FirefoxHarness.eventually { harness.adapter.statistics.inFlight == 0 })
+            let before = harness.adapter.statistics
+            let count = try await harness.page.evaluate(
+                """
+                Promise.all(Array.from({length: 100}, (_, i) => fetch('/n/' + i, {cache: 'no-store'}).then(r => r.text())))
+                  .then(texts => texts.filter(t => t === 'ok').length)
+                """, as: Int.self)
+            #expect(count == 100)
+            #expect(await FirefoxHarness.eventually { harness.adapter.statistics.provided - before.provided == 100 })
+            let statistics = harness.adapter.statistics
+            #expect(statistics.inFlight == 0, "\(statistics)")
+            #expect(harness.registry.metrics.finished == harness.registry.metrics.started)
+            #expect(counting.handled == 100)
+            await harness.close()
+        }
+
+        /// A `network.beforeRequestSent` the adapter cannot read (handed to the connection as if
+        /// Firefox had sent it) is counted and its request failed; the adapter keeps serving.
+        @Test func aMalformedRequestEventIsCountedAndTheAdapterKeepsServing() async throws {
+            let harness = try await FirefoxHarness.start { registry in
+                try registry.register(blankPage, for: "app", pathPrefix: "/blank.html")
+                try registry.register(StaticHandler("ok"), for: "app", pathPrefix: "/n")
+            }
+            defer { Task { await harness.close() } }
+            try await harness.openOrigin()
+            harness.browser.connection.receive(
+                ByteBuffer(
+                    string:
+                        #"{"type":"event","method":"network.beforeRequestSent","params":{"isBlocked":true,"request":{"request":"999-x","headers":7}}}"#
+                ))
+            #expect(await FirefoxHarness.eventually { harness.adapter.statistics.malformedEvents == 1 })
+            #expect(!harness.browser.connection.isClosed)
+            #expect(try await harness.page.evaluate("fetch('/n/1').then(r => r.text())", as: String.self) == "ok")
+            await harness.close()
+        }
+
+        /// A body that does not fit in one message (a 64 KiB message limit here) fails its request
+        /// at once with an error naming the limit; the page sees a network error, not a hang, and
+        /// the connection stays up. A video's open-ended ranges are narrowed to fit instead.
+        @Test func aBodyOverTheMessageLimitFailsNamingTheLimit() async throws {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("firefox-big-\(UUID())")
+            try FileManager.default.createDirectory(
+                at: directory.appendingPathComponent("media"), withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            // A route's prefix is part of the path the file handler looks up.
+            try Data(count: 200_000).write(to: directory.appendingPathComponent("media/clip.webm"))
+            let harness = try await FirefoxHarness.start(
+                launchOptions: FirefoxLaunchOptions(maximumMessageSize: 64 << 10)
+            ) { registry in
+                try registry.register(blankPage, for: "app", pathPrefix: "/blank.html")
+                try registry.register(StaticHandler(Data(count: 200_000)), for: "app", pathPrefix: "/big")
+                try registry.register(LocalFileHandler(root: directory), for: "app", pathPrefix: "/media")
+            }
+            defer { Task { await harness.close() } }
+            try await harness.openOrigin()
+            let records = harness.adapter.records()
+            let started = ContinuousClock.now
+            let outcome = try await harness.page.evaluate(
+                "fetch('/big').then(r => 'status ' + r.status, e => e.name)", as: String.self)
+            #expect(outcome == "TypeError")
+            #expect(ContinuousClock.now - started < .seconds(10))
+            var failure: FirefoxError?
+            for await record in records where record.url.hasSuffix("/big") {
+                if case .failed(let error) = record.outcome { failure = error }
+                break
+            }
+            #expect(failure?.code == .bodyTooLarge)
+            #expect(failure?.message.contains("65536") == true, "\(String(describing: failure))")
+            #expect(harness.adapter.statistics.bodyTooLarge == 1)
+            let video = try await harness.page.evaluate(
+                """
+                fetch('/media/clip.webm', {headers: {Range: 'bytes=0-'}}).then(async r => r.status + ' ' + (await r.arrayBuffer()).byteLength)
+                """, as: String.self)
+            #expect(video == "206 \(harness.adapter.maximumBodySize)")
+            let whole = try await harness.page.evaluate(
+                "fetch('/media/clip.webm').then(r => 'status ' + r.status, e => e.name)", as: String.self)
+            #expect(whole == "TypeError")
+            #expect(harness.adapter.statistics.bodyTooLarge == 2)
+            await harness.close()
+        }
+
+        @Test(arguments: [FirefoxAdapterConfiguration.PassPolicy.continueRequest, .fail])
+        func whenEveryHandlerPassesThePolicyApplies(policy: FirefoxAdapterConfiguration.PassPolicy) async throws {
+            let harness = try await FirefoxHarness.start(configure: { $0.whenPassed = policy }) { registry in
+                try registry.register(blankPage, for: "app", pathPrefix: "/blank.html")
+                try registry.register(
+                    LocalFileHandler(root: FirefoxHarness.sampleApp), for: "app", pathPrefix: "/files")
+            }
+            defer { Task { await harness.close() } }
+            try await harness.openOrigin()
+            for path in ["/nothing-here", "/files/missing.txt"] {
+                let outcome = try await harness.page.evaluate(
+                    "fetch('\(path)').then(r => 'status ' + r.status, e => e.name)", as: String.self)
+                // app.localhost resolves nowhere: continued requests fail in the network, failed ones at once.
+                #expect(outcome == "TypeError", "\(path)")
+            }
+            let statistics = harness.adapter.statistics
+            switch policy {
+            case .continueRequest: #expect(statistics.continued == 2, "\(statistics)")
+            default: #expect(statistics.failed == 2, "\(statistics)")
+            }
+            await harness.close()
+        }
+
+        @Test func pooledPagesAreVisibleAndReset() async throws {
+            let harness = try await FirefoxHarness.start { registry in
+                try registry.register(LocalFileHandler(root: FirefoxHarness.sampleApp), for: "app")
+            }
+            defer { Task { await harness.close() } }
+            let pool = harness.browser.makePagePool(
+                configuration: SessionPoolConfiguration(warmCount: 2, maximumCount: 3))
+            await pool.start()
+            let holder = Holder()
+            let first = try await pool.acquire(for: holder)
+            let second = try await pool.acquire(for: holder)
+            for page in [first, second] {
+                try await page.navigate(to: "https://app.localhost/index.html")
+                #expect(try await page.evaluate("document.visibilityState", as: String.self) == "visible")
+                #expect(try await page.evaluate("window.sampleReport", as: SampleReport.self).allPassed)
+            }
+            try await pool.recycle(first)
+            let again = try await pool.acquire(for: holder)
+            #expect(try await again.evaluate("location.href", as: String.self) == "about:blank")
+            try await pool.recycle(again)
+            try await pool.recycle(second)
+            await pool.shutDown()
+            await harness.close()
+        }
+    }
+
+    final class Holder: Sendable {}
+
+    /// A value set by a handler and read by the test.
+    final class Received: Sendable {
+        private let storage = Mutex<Data?>(nil)
+        func set(_ data: Data) { storage.withLock { $0 = data } }
+        var value: Data? { storage.withLock { $0 } }
+    }
+
+    /// How far a slow handler got.
+    final class Progress: Sendable {
+        private let counts = Mutex((first: 0, cancellations: 0))
+        func wroteFirstChunk() { counts.withLock { $0.first += 1 } }
+        func cancelled() { counts.withLock { $0.cancellations += 1 } }
+        var first: Int { counts.withLock { $0.first } }
+        var cancellations: Int { counts.withLock { $0.cancellations } }
+    }
+#endif

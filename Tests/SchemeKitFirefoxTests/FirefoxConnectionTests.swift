@@ -1,0 +1,142 @@
+#if Firefox
+    import Foundation
+    import LoopbackTestSupport
+    import NIOCore
+    import SchemeKitTesting
+    import Testing
+
+    @testable import SchemeKitFirefox
+
+    @Suite(.serialized, .timeLimit(.minutes(2)))
+    struct FirefoxConnectionTests {
+        @Test func launchesEvaluatesPrintsAndCloses() async throws {
+            let browser = try await FirefoxBrowser.launch()
+            defer { Task { await browser.close() } }
+            #expect(browser.version.hasPrefix("1"), "\(browser.version)")
+            #expect(browser.processIdentifier != nil && !browser.isAttached)
+            let page = try await browser.newPage()
+            #expect(try await page.evaluate("Promise.resolve(20 + 22)", as: Int.self) == 42)
+            #expect(try await page.evaluate("'héllo ☃'", as: String.self) == "héllo ☃")
+            #expect(
+                try await page.evaluateJSON("({b: [1, 2.5, null, undefined], a: 'x'})")
+                    == #"{"a":"x","b":[1,2.5,null,null]}"#)
+            #expect(try await page.evaluateJSON("undefined") == "null")
+            await #expect {
+                _ = try await page.evaluateJSON("Promise.reject(new TypeError('boom-42'))")
+            } throws: { error in
+                let error = error as? FirefoxError
+                return error?.code == .evaluationFailed && error?.message.contains("boom-42") == true
+            }
+            try await page.navigate(to: "data:text/html,<h1>Printed by Firefox</h1>")
+            let png = try await page.screenshot()
+            #expect(png.starts(with: [0x89, 0x50, 0x4e, 0x47]))
+            let pdf = try await page.printToPDF()
+            #expect(pdf.starts(with: Array("%PDF-".utf8)))
+            let pid = try #require(browser.processIdentifier)
+            await browser.close()
+            #expect(kill(pid, 0) != 0, "Firefox is gone after close()")
+        }
+
+        @Test func killingFirefoxFailsEveryPendingCommand() async throws {
+            let browser = try await FirefoxBrowser.launch()
+            let page = try await browser.newPage()
+            let pending = (0..<3).map { _ in Task { try await page.evaluateJSON("new Promise(() => {})") } }
+            let events = browser.connection.events()
+            try await Task.sleep(for: .milliseconds(300))
+            browser.kill()
+            for task in pending {
+                await #expect {
+                    _ = try await task.value
+                } throws: { error in
+                    (error as? FirefoxError)?.code == .disconnected
+                }
+            }
+            for await _ in events {}  // ends with the connection
+            await #expect(throws: FirefoxError.self) { try await page.evaluateJSON("1") }
+            await browser.close()
+        }
+
+        /// A message that is not BiDi (handed to the connection as if Firefox had sent it) closes the
+        /// connection: pending commands throw `malformedMessage` naming it, nothing hangs, and the
+        /// browser still closes.
+        @Test func aMalformedMessageClosesTheConnectionWithATypedError() async throws {
+            let browser = try await FirefoxBrowser.launch()
+            let page = try await browser.newPage()
+            let pending = Task { try await page.evaluateJSON("new Promise(() => {})") }
+            try await Task.sleep(for: .milliseconds(200))
+            browser.connection.receive(ByteBuffer(string: #"{"type":"success","id":"#))
+            await #expect {
+                _ = try await pending.value
+            } throws: { error in
+                let error = error as? FirefoxError
+                return error?.code == .malformedMessage && error?.message.contains("not WebDriver BiDi") == true
+            }
+            #expect(browser.connection.isClosed)
+            let pid = try #require(browser.processIdentifier)
+            await browser.close()
+            #expect(kill(pid, 0) != 0)
+        }
+
+        /// A command larger than the WebSocket's limit is refused before it is sent, and the
+        /// connection stays up; Firefox's own messages over the limit close it with the limit named.
+        @Test func messagesOverTheLimitFailClearly() async throws {
+            let browser = try await FirefoxBrowser.launch(FirefoxLaunchOptions(maximumMessageSize: 64 << 10))
+            defer { Task { await browser.close() } }
+            let page = try await browser.newPage()
+            let big = String(repeating: "x", count: 100_000)
+            await #expect {
+                _ = try await page.evaluateJSON("'\(big)'.length")
+            } throws: { error in
+                let error = error as? FirefoxError
+                return error?.code == .messageTooLarge && error?.message.contains("65536") == true
+            }
+            #expect(try await page.evaluate("1 + 1", as: Int.self) == 2, "still connected")
+            await #expect {
+                _ = try await page.evaluateJSON("'x'.repeat(100000)")
+            } throws: { error in
+                let error = error as? FirefoxError
+                return error?.code == .messageTooLarge && error?.message.contains("65536") == true
+            }
+            #expect(browser.connection.isClosed)
+            await browser.close()
+        }
+
+        /// `connect(to:)` attaches to a Firefox started as a separate process (as a grid would):
+        /// it opens and closes its own pages, a second client is refused with a clear error while
+        /// the first holds the session, and closing never stops Firefox.
+        @Test func connectAttachesToAFirefoxItDidNotStart() async throws {
+            let remote = try BrowserProcess(.firefox, timeout: Double(TestTiming.factor) * 30)
+            defer { remote.stop() }
+            let browser = try await FirefoxBrowser.connect(to: remote.webSocketURL)
+            #expect(browser.isAttached && browser.processIdentifier == nil)
+            let page = try await browser.newPage()
+            #expect(try await page.evaluate("navigator.userAgent", as: String.self).contains("Firefox"))
+            await #expect {
+                _ = try await FirefoxBrowser.connect(to: remote.webSocketURL)
+            } throws: { error in
+                let error = error as? FirefoxError
+                return error?.code == .connectFailed && error?.message.contains("one at a time") == true
+            }
+            await browser.close()
+            #expect(remote.isRunning, "closing an attached browser leaves Firefox running")
+            // The session ended: another client gets one.
+            let again = try await FirefoxBrowser.connect(to: remote.webSocketURL)
+            #expect(try await again.newPage().evaluate("1", as: Int.self) == 1)
+            await again.close()
+            #expect(remote.isRunning)
+        }
+
+        @Test func connectNamesWhatIsWrongWithTheURL() async throws {
+            await #expect {
+                _ = try await FirefoxBrowser.connect(to: URL(string: "wss://grid.example/session")!)
+            } throws: { error in
+                (error as? FirefoxError)?.code == .connectFailed && "\(error)".contains("wss://")
+            }
+            await #expect {
+                _ = try await FirefoxBrowser.connect(to: URL(string: "ws://127.0.0.1:1/session")!, timeout: .seconds(5))
+            } throws: { error in
+                (error as? FirefoxError)?.code == .connectFailed && "\(error)".contains("127.0.0.1:1")
+            }
+        }
+    }
+#endif
