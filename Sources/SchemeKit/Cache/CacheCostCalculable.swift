@@ -1,12 +1,12 @@
-public import Foundation
+package import Foundation
 
 /// A value that knows how many bytes it costs to keep in a ``MemoryStorage``.
-public protocol CacheCostCalculable: Sendable {
+package protocol CacheCostCalculable: Sendable {
     /// The cost in bytes, counted against ``MemoryStorage/Config/totalCostLimit``.
     var cacheCost: Int { get }
 }
 
 extension Data: CacheCostCalculable {
     /// The number of bytes.
-    public var cacheCost: Int { count }
+    package var cacheCost: Int { count }
 }

@@ -1,17 +1,17 @@
-public import Foundation
+package import Foundation
 
 /// An image as the cache tiers hold it: bytes and MIME type.
 ///
 /// In memory it is kept as is; on disk it is serialised as a 2-byte little-endian MIME type
 /// length, the MIME type in UTF-8 (at most 65,535 bytes), then the bytes.
-public struct CachedImage: CacheCostCalculable, Equatable {
+package struct CachedImage: CacheCostCalculable, Equatable {
     /// The image bytes.
-    public var data: Data
+    package var data: Data
     /// The MIME type (`image/png`).
-    public var mimeType: String
+    package var mimeType: String
 
     /// The bytes and the MIME type's length.
-    public var cacheCost: Int { data.count + mimeType.utf8.count }
+    package var cacheCost: Int { data.count + mimeType.utf8.count }
 
     func serialized() -> Data {
         let mime = Array(mimeType.utf8.prefix(Int(UInt16.max)))
@@ -24,7 +24,7 @@ public struct CachedImage: CacheCostCalculable, Equatable {
     }
 
     /// Creates an image value.
-    public init(data: Data, mimeType: String) {
+    package init(data: Data, mimeType: String) {
         self.data = data
         self.mimeType = mimeType
     }

@@ -1,5 +1,5 @@
 import Dispatch
-public import Foundation
+package import Foundation
 import Synchronization
 
 extension DiskStorage {
@@ -31,7 +31,7 @@ extension DiskStorage {
     ///   pool (``ImageCacheHandler`` runs them on a dispatch queue of its own).
     ///
     /// Time comes from `C`, so tests drive expiry with a manual clock instead of sleeping.
-    public final class Backend<C: Clock>: Sendable where C.Duration == Duration {
+    package final class Backend<C: Clock>: Sendable where C.Duration == Duration {
         struct Entry: Sendable {
             var key: String
             var size: Int
@@ -67,7 +67,7 @@ extension DiskStorage {
         }
 
         /// The directory, limits and defaults.
-        public let config: Config
+        package let config: Config
         let time: CacheTimeSource<C>
         private let directoryPath: String
         private let state: Locked<State>
@@ -86,7 +86,7 @@ extension DiskStorage {
         ///   - config: The directory, limits and default expiration.
         ///   - clock: The clock expiry is measured with.
         /// - Throws: ``DiskStorageError`` when the directory cannot be created.
-        public init(config: Config, clock: C) throws(DiskStorageError) {
+        package init(config: Config, clock: C) throws(DiskStorageError) {
             self.config = config
             self.time = CacheTimeSource(clock: clock)
             let path = config.directory.standardizedFileURL.path
@@ -126,7 +126,7 @@ extension DiskStorage {
         /// - Throws: ``DiskStorageError`` when the entry is larger than the size limit, or the file
         ///   cannot be written (directory gone or read-only, disk full). The previous value, if
         ///   any, is kept then.
-        public func store(_ data: Data, forKey key: String, expiration: CacheExpiration? = nil) throws(DiskStorageError)
+        package func store(_ data: Data, forKey key: String, expiration: CacheExpiration? = nil) throws(DiskStorageError)
         {
             let keyLength = key.utf8.count
             guard keyLength <= DiskEntryHeader.maximumKeyLength else { throw .keyTooLong(keyLength) }
@@ -176,7 +176,7 @@ extension DiskStorage {
         ///
         /// An entry another process wrote into the directory after this backend opened it is
         /// found too, and joins the index.
-        public func value(forKey key: String) -> Data? {
+        package func value(forKey key: String) -> Data? {
             entry(forKey: key)?.data
         }
 
@@ -233,7 +233,7 @@ extension DiskStorage {
         }
 
         /// Removes the value for `key`, if any.
-        public func remove(forKey key: String) {
+        package func remove(forKey key: String) {
             let file = DiskStorage.fileName(forKey: key)
             let schedule = state.withLock { state -> Bool in
                 if let entry = state.entries[file], entry.key != key { return false }
@@ -245,7 +245,7 @@ extension DiskStorage {
         }
 
         /// Removes every entry file in the directory, including entries other processes wrote.
-        public func removeAll() {
+        package func removeAll() {
             let schedule = state.withLock { state -> Bool in
                 state.entries.removeAll()
                 state.totalSize = 0
@@ -262,7 +262,7 @@ extension DiskStorage {
         ///
         /// - Returns: The number of entries removed.
         @discardableResult
-        public func removeExpired() -> Int {
+        package func removeExpired() -> Int {
             let now = time.now()
             let (removed, schedule) = state.withLock { state -> (Int, Bool) in
                 let removed = removeExpired(&state, now: now)
@@ -273,14 +273,14 @@ extension DiskStorage {
         }
 
         /// The total size of the entry files, in bytes (expired entries not yet dropped included).
-        public var totalSize: Int { state.withLock { $0.totalSize } }
+        package var totalSize: Int { state.withLock { $0.totalSize } }
 
         /// The number of entries (expired entries not yet dropped included).
-        public var count: Int { state.withLock { $0.entries.count } }
+        package var count: Int { state.withLock { $0.entries.count } }
 
         /// Writes the index now, with the latest access times, and returns when it is on disk.
         /// Also done (debounced) after every change and when the backend is deinitialised.
-        public func flush() {
+        package func flush() {
             indexQueue.sync { writeIndex(force: true) }
         }
 

@@ -1,7 +1,7 @@
 /// Why a ``DiskStorage/Backend`` could not open its directory or store an entry.
 ///
 /// Reads never throw: an entry that cannot be read or fails verification is a miss.
-public struct DiskStorageError: Error, Sendable, CustomStringConvertible {
+package struct DiskStorageError: Error, Sendable, CustomStringConvertible {
     private enum Kind: Sendable {
         case cannotCreateDirectory(path: String, reason: String)
         case writeFailed(key: String, reason: String)
@@ -28,12 +28,12 @@ public struct DiskStorageError: Error, Sendable, CustomStringConvertible {
     }
 
     /// Whether the error is an entry larger than the size limit (not a problem with the directory).
-    public var isEntryTooLarge: Bool {
+    package var isEntryTooLarge: Bool {
         if case .entryTooLarge = kind { true } else { false }
     }
 
     /// A one-line description for logs.
-    public var description: String {
+    package var description: String {
         switch kind {
         case .cannotCreateDirectory(let path, let reason):
             "cannot create the disk cache directory \(path): \(reason)"

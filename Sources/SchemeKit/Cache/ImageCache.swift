@@ -28,10 +28,10 @@ public import Foundation
 /// `C` is the clock expiry is measured with (`ContinuousClock` unless a test injects another).
 public final class ImageCache<C: Clock>: Sendable where C.Duration == Duration {
     /// The memory tier.
-    public let memory: MemoryStorage.Backend<CachedImage, C>
+    package let memory: MemoryStorage.Backend<CachedImage, C>
     /// The disk tier, or `nil` when running memory-only (none configured, or its directory could
     /// not be opened).
-    public let disk: DiskStorage.Backend<C>?
+    package let disk: DiskStorage.Backend<C>?
     private let onWarning: (@Sendable (String) -> Void)?
     /// Where ``ImageCacheHandler`` runs the disk tier's blocking reads, writes and `fsync`s:
     /// dispatch's threads, never Swift's cooperative pool (a pool thread blocked on the disk is

@@ -11,7 +11,7 @@ public struct ImageCacheHit: Sendable, Equatable {
     public var tier: CacheTier
 
     /// Creates a hit.
-    public init(data: Data, mimeType: String, tier: CacheTier) {
+    package init(data: Data, mimeType: String, tier: CacheTier) {
         self.data = data
         self.mimeType = mimeType
         self.tier = tier
@@ -26,7 +26,7 @@ public struct ImageCacheSize: Sendable, Hashable {
     public var disk: Int
 
     /// Creates a size.
-    public init(memory: Int, disk: Int) {
+    package init(memory: Int, disk: Int) {
         self.memory = memory
         self.disk = disk
     }

@@ -13,7 +13,7 @@ extension MemoryStorage {
     /// - Thread-safe: every method may be called from any thread; each takes a short lock.
     ///
     /// Time comes from `C`, so tests drive expiry with a manual clock instead of sleeping.
-    public final class Backend<Value: CacheCostCalculable, C: Clock>: Sendable where C.Duration == Duration {
+    package final class Backend<Value: CacheCostCalculable, C: Clock>: Sendable where C.Duration == Duration {
         struct Entry {
             var value: Value
             var cost: Int
@@ -26,7 +26,7 @@ extension MemoryStorage {
         }
 
         /// The limits this backend enforces.
-        public let config: Config
+        package let config: Config
         let time: CacheTimeSource<C>
         private let state = Locked(State())
 
@@ -35,7 +35,7 @@ extension MemoryStorage {
         /// - Parameters:
         ///   - config: Limits and the default expiration. Default: ``Config/init(totalCostLimit:countLimit:expiration:)``.
         ///   - clock: The clock expiry is measured with.
-        public init(config: Config = Config(), clock: C) {
+        package init(config: Config = Config(), clock: C) {
             self.config = config
             self.time = CacheTimeSource(clock: clock)
         }
@@ -47,7 +47,7 @@ extension MemoryStorage {
         ///     (a previous value for `key` is removed then).
         ///   - key: The key.
         ///   - expiration: When the entry expires. Default: ``Config/expiration``.
-        public func store(_ value: Value, forKey key: String, expiration: CacheExpiration? = nil) {
+        package func store(_ value: Value, forKey key: String, expiration: CacheExpiration? = nil) {
             let now = time.now()
             let expiresAt = (expiration ?? config.expiration).expiryDate(storedAt: now)
             let cost = max(0, value.cacheCost)
@@ -68,7 +68,7 @@ extension MemoryStorage {
 
         /// The value for `key`, or `nil` when absent or expired. A hit makes the entry the most
         /// recently used.
-        public func value(forKey key: String) -> Value? {
+        package func value(forKey key: String) -> Value? {
             entry(forKey: key)?.value
         }
 
@@ -88,7 +88,7 @@ extension MemoryStorage {
         }
 
         /// Whether a live (unexpired) value exists for `key`; does not count as a use.
-        public func contains(_ key: String) -> Bool {
+        package func contains(_ key: String) -> Bool {
             let now = time.now()
             return state.withLock { state in
                 guard let entry = state.entries[key] else { return false }
@@ -97,7 +97,7 @@ extension MemoryStorage {
         }
 
         /// Removes the value for `key`, if any.
-        public func remove(forKey key: String) {
+        package func remove(forKey key: String) {
             let removed = state.withLock { state -> Entry? in
                 guard let old = state.entries.remove(key) else { return nil }
                 state.totalCost -= old.cost
@@ -107,7 +107,7 @@ extension MemoryStorage {
         }
 
         /// Removes every value (on memory pressure, for instance).
-        public func removeAll() {
+        package func removeAll() {
             let old = state.withLock { state -> LRUIndex<String, Entry> in
                 defer {
                     state.entries.removeAll()
@@ -122,7 +122,7 @@ extension MemoryStorage {
         ///
         /// - Returns: The number of values removed.
         @discardableResult
-        public func removeExpired() -> Int {
+        package func removeExpired() -> Int {
             let now = time.now()
             return state.withLock { state in
                 var removed = 0
@@ -138,10 +138,10 @@ extension MemoryStorage {
         }
 
         /// The total cost of the values held, in bytes (expired values not yet dropped included).
-        public var totalSize: Int { state.withLock { $0.totalCost } }
+        package var totalSize: Int { state.withLock { $0.totalCost } }
 
         /// The number of values held (expired values not yet dropped included).
-        public var count: Int { state.withLock { $0.entries.count } }
+        package var count: Int { state.withLock { $0.entries.count } }
 
         private func evictIfNeeded(_ state: inout State, now: Date, evicted: inout [Entry]) {
             guard state.totalCost > config.totalCostLimit || state.entries.count > config.countLimit else { return }

@@ -156,9 +156,9 @@ extension LocalFileHandler {
         public var readMode: ReadMode
         /// What a request does when the root is unavailable. Default: ``UnavailableRootPolicy/fail``.
         public var unavailableRoot: UnavailableRootPolicy
-        /// Limits against range amplification. Default: ``RangeRequest/Limits/init(maxRanges:allowsOverlappingRanges:)``
+        /// Limits against range amplification. Default: ``RangeLimits/init(maxRanges:allowsOverlappingRanges:)``
         /// with its defaults (16 ranges, no overlap).
-        public var rangeLimits: RangeRequest.Limits
+        public var rangeLimits: RangeLimits
         /// Keep the bodies of small files in memory, or `nil` for no cache. Default: `nil`.
         ///
         /// Off by default because a page cache already makes a small `pread` cost microseconds, a
@@ -206,7 +206,7 @@ extension LocalFileHandler {
             chunkSize: Int = 64 * 1024,
             directoryListing: Bool = false,
             readMode: ReadMode = .inline,
-            rangeLimits: RangeRequest.Limits = RangeRequest.Limits(),
+            rangeLimits: RangeLimits = RangeLimits(),
             unavailableRoot: UnavailableRootPolicy = .fail,
             bodyCache: BodyCache? = nil,
             precompressed: [PrecompressedEncoding] = [],

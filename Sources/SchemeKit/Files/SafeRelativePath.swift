@@ -16,21 +16,21 @@
 /// let path = try SafeRelativePath(percentEncodedPath: "/docs/a%20b.txt")
 /// path.components   // ["docs", "a b.txt"]
 /// ```
-public struct SafeRelativePath: Sendable, Hashable {
+package struct SafeRelativePath: Sendable, Hashable {
     /// The most bytes in the decoded path.
-    public static let maxPathBytes = 1024
+    package static let maxPathBytes = 1024
     /// The most bytes in one decoded component.
-    public static let maxComponentBytes = 255
+    package static let maxComponentBytes = 255
 
     /// The decoded components, none empty, none a dot segment, none containing a separator.
-    public let components: [String]
+    package let components: [String]
     /// Whether the path ended with `/` (a directory was asked for).
-    public let hasTrailingSlash: Bool
+    package let hasTrailingSlash: Bool
 
     /// Decodes and checks a percent-encoded absolute path such as ``SchemeRequest/path``.
     ///
     /// - Throws: ``UnsafePathError`` naming the first problem found.
-    public init(percentEncodedPath path: String) throws(UnsafePathError) {
+    package init(percentEncodedPath path: String) throws(UnsafePathError) {
         var raw = path
         let result = raw.withUTF8 { bytes -> Result<([String], Bool), UnsafePathError> in
             Self.parse(bytes)
@@ -51,18 +51,18 @@ public struct SafeRelativePath: Sendable, Hashable {
     }
 
     /// Whether some component starts with a dot (`.git`, `.env`, `..foo`).
-    public var isHidden: Bool {
+    package var isHidden: Bool {
         components.contains { $0.utf8.first == UInt8(ascii: ".") }
     }
 
     /// Whether the last component has an extension (a dot that is not its first character).
-    public var hasExtension: Bool {
+    package var hasExtension: Bool {
         guard let last = components.last?.utf8 else { return false }
         return last.dropFirst().contains(UInt8(ascii: "."))
     }
 
     /// The path with `/` separators and a leading `/`, decoded.
-    public var decodedPath: String { "/" + components.joined(separator: "/") }
+    package var decodedPath: String { "/" + components.joined(separator: "/") }
 
     // MARK: Parsing
 
@@ -149,7 +149,7 @@ public struct SafeRelativePath: Sendable, Hashable {
 /// Why a request path was refused by ``SafeRelativePath``.
 ///
 /// The description is short and never contains the path itself, so it can be shown to a client.
-public enum UnsafePathError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum UnsafePathError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The path does not start with `/`.
     case notAbsolute
     /// A `%` not followed by two hexadecimal digits.
@@ -172,7 +172,7 @@ public enum UnsafePathError: Error, Sendable, Hashable, CustomStringConvertible 
     case componentTooLong
 
     /// A short explanation without the offending path.
-    public var description: String {
+    package var description: String {
         switch self {
         case .notAbsolute: "path is not absolute"
         case .invalidPercentEncoding: "malformed percent-encoding"

@@ -9,35 +9,35 @@
 /// range.count                                  // 500
 /// range.contentRange(completeLength: 10_000)   // "bytes 0-499/10000"
 /// ```
-public struct ByteRange: Sendable, Hashable, CustomStringConvertible {
+package struct ByteRange: Sendable, Hashable, CustomStringConvertible {
     /// The offset of the first byte.
-    public let first: Int64
+    package let first: Int64
     /// The offset of the last byte (inclusive).
-    public let last: Int64
+    package let last: Int64
 
     /// Creates a range of the bytes `first...last`.
     ///
     /// - Precondition: `0 <= first <= last`.
-    public init(first: Int64, last: Int64) {
+    package init(first: Int64, last: Int64) {
         precondition(first >= 0 && first <= last, "invalid byte range \(first)-\(last)")
         self.first = first
         self.last = last
     }
 
     /// The number of bytes in the range.
-    public var count: Int64 { last - first + 1 }
+    package var count: Int64 { last - first + 1 }
 
     /// The `Content-Range` field value for this range of a representation of `completeLength` bytes,
     /// such as `bytes 0-499/10000` ([RFC 9110 §14.4](https://www.rfc-editor.org/rfc/rfc9110#section-14.4)).
-    public func contentRange(completeLength: Int64) -> String {
+    package func contentRange(completeLength: Int64) -> String {
         "bytes \(first)-\(last)/\(completeLength)"
     }
 
     /// The `Content-Range` value of a 416 answer: `bytes */<completeLength>`.
-    public static func unsatisfiedContentRange(completeLength: Int64) -> String {
+    package static func unsatisfiedContentRange(completeLength: Int64) -> String {
         "bytes */\(completeLength)"
     }
 
     /// `first-last`.
-    public var description: String { "\(first)-\(last)" }
+    package var description: String { "\(first)-\(last)" }
 }

@@ -1,4 +1,4 @@
-public import HTTPTypes
+package import HTTPTypes
 
 /// The preconditions of a request (`If-Match`, `If-Unmodified-Since`, `If-None-Match`,
 /// `If-Modified-Since`, `If-Range`) and their evaluation against a representation's validators,
@@ -15,27 +15,27 @@ public import HTTPTypes
 ///
 /// Unparseable dates are ignored, as the RFC requires. The evaluation is pure: it reads only the
 /// fields given and the validators passed in.
-public struct ConditionalRequest: Sendable, Hashable {
+package struct ConditionalRequest: Sendable, Hashable {
     /// The validators of the selected representation.
-    public struct Validators: Sendable, Hashable {
+    package struct Validators: Sendable, Hashable {
         /// The current entity tag, when the representation has one.
-        public var entityTag: EntityTag?
+        package var entityTag: EntityTag?
         /// The last modification time in whole seconds since 1970, when known.
-        public var lastModified: Int64?
+        package var lastModified: Int64?
 
         /// Creates validators.
         ///
         /// - Parameters:
         ///   - entityTag: The current entity tag. Default: none.
         ///   - lastModified: The modification time in whole Unix seconds. Default: unknown.
-        public init(entityTag: EntityTag? = nil, lastModified: Int64? = nil) {
+        package init(entityTag: EntityTag? = nil, lastModified: Int64? = nil) {
             self.entityTag = entityTag
             self.lastModified = lastModified
         }
     }
 
     /// The outcome of evaluating the preconditions.
-    public enum Decision: Sendable, Hashable {
+    package enum Decision: Sendable, Hashable {
         /// Perform the method. `honourRange` is `false` when an `If-Range` did not match: any
         /// `Range` must then be ignored and the whole representation sent.
         case proceed(honourRange: Bool)
@@ -46,18 +46,18 @@ public struct ConditionalRequest: Sendable, Hashable {
     }
 
     /// `If-Match`, parsed.
-    public var ifMatch: EntityTagCondition?
+    package var ifMatch: EntityTagCondition?
     /// `If-None-Match`, parsed.
-    public var ifNoneMatch: EntityTagCondition?
+    package var ifNoneMatch: EntityTagCondition?
     /// `If-Modified-Since` in Unix seconds; `nil` when absent or not a valid HTTP date.
-    public var ifModifiedSince: Int64?
+    package var ifModifiedSince: Int64?
     /// `If-Unmodified-Since` in Unix seconds; `nil` when absent or not a valid HTTP date.
-    public var ifUnmodifiedSince: Int64?
+    package var ifUnmodifiedSince: Int64?
     /// `If-Range`, raw: an entity tag or an HTTP date.
-    public var ifRange: String?
+    package var ifRange: String?
 
     /// Reads the conditional fields of a request.
-    public init(_ fields: HTTPFields) {
+    package init(_ fields: HTTPFields) {
         ifMatch = fields[.ifMatch].map(EntityTagCondition.init)
         ifNoneMatch = fields[.ifNoneMatch].map(EntityTagCondition.init)
         ifModifiedSince = fields[.ifModifiedSince].flatMap { HTTPDate.parseSecondsSince1970($0) }
@@ -66,7 +66,7 @@ public struct ConditionalRequest: Sendable, Hashable {
     }
 
     /// Whether the request carries no precondition at all (the common case, worth a fast path).
-    public var isEmpty: Bool {
+    package var isEmpty: Bool {
         ifMatch == nil && ifNoneMatch == nil && ifModifiedSince == nil && ifUnmodifiedSince == nil && ifRange == nil
     }
 
@@ -78,7 +78,7 @@ public struct ConditionalRequest: Sendable, Hashable {
     /// 4. Else, for GET/HEAD, `If-Modified-Since` valid and the representation is not newer → 304.
     /// 5. `If-Range` (GET only): an entity tag must match strongly, a date must equal the
     ///    modification time exactly; otherwise the `Range` is ignored.
-    public func evaluate(method: HTTPRequest.Method, validators: Validators) -> Decision {
+    package func evaluate(method: HTTPRequest.Method, validators: Validators) -> Decision {
         if let ifMatch {
             guard ifMatch.strongMatches(validators.entityTag) else { return .preconditionFailed }
         } else if let ifUnmodifiedSince, let modified = validators.lastModified, modified > ifUnmodifiedSince {
@@ -94,7 +94,7 @@ public struct ConditionalRequest: Sendable, Hashable {
     }
 
     /// Whether `If-Range` allows the `Range` to be honoured: `true` when absent.
-    public func ifRangeMatches(_ validators: Validators) -> Bool {
+    package func ifRangeMatches(_ validators: Validators) -> Bool {
         guard let ifRange else { return true }
         let trimmed = Substring(ifRange).utf8.trimmingWhitespace()
         if trimmed.first == UInt8(ascii: "\"") || trimmed.starts(with: "W/".utf8) {

@@ -11,11 +11,11 @@
 /// EntityTag("W/\"5f-1a2b\"")?.weakMatches(tag)      // true
 /// EntityTag("W/\"5f-1a2b\"")?.strongMatches(tag)    // false
 /// ```
-public struct EntityTag: Sendable, Hashable, CustomStringConvertible {
+package struct EntityTag: Sendable, Hashable, CustomStringConvertible {
     /// The tag between the quotes, without them.
-    public let opaqueTag: String
+    package let opaqueTag: String
     /// Whether the tag is weak (`W/` prefix).
-    public let isWeak: Bool
+    package let isWeak: Bool
 
     /// Creates a tag.
     ///
@@ -24,7 +24,7 @@ public struct EntityTag: Sendable, Hashable, CustomStringConvertible {
     ///     except `"`, or bytes ≥ 0x80).
     ///   - isWeak: Whether the tag is weak. Default: `false` (strong).
     /// - Precondition: `opaqueTag` holds only `etagc` characters.
-    public init(opaqueTag: String, isWeak: Bool = false) {
+    package init(opaqueTag: String, isWeak: Bool = false) {
         precondition(opaqueTag.utf8.allSatisfy(Self.isETagCharacter), "invalid entity-tag characters")
         self.opaqueTag = opaqueTag
         self.isWeak = isWeak
@@ -33,25 +33,25 @@ public struct EntityTag: Sendable, Hashable, CustomStringConvertible {
     /// Parses one entity tag such as `"abc"` or `W/"abc"` (surrounding whitespace allowed).
     ///
     /// - Returns: `nil` when the value is not exactly one valid entity tag.
-    public init?(_ value: String) {
+    package init?(_ value: String) {
         let trimmed = Substring(value).utf8.trimmingWhitespace()
         guard let (tag, rest) = Self.parseOne(trimmed), rest.isEmpty else { return nil }
         self = tag
     }
 
     /// The field value: `"tag"` or `W/"tag"`.
-    public var headerValue: String { isWeak ? "W/\"\(opaqueTag)\"" : "\"\(opaqueTag)\"" }
+    package var headerValue: String { isWeak ? "W/\"\(opaqueTag)\"" : "\"\(opaqueTag)\"" }
 
     /// ``headerValue``.
-    public var description: String { headerValue }
+    package var description: String { headerValue }
 
     /// Strong comparison: both tags strong and their opaque tags identical.
-    public func strongMatches(_ other: EntityTag) -> Bool {
+    package func strongMatches(_ other: EntityTag) -> Bool {
         !isWeak && !other.isWeak && opaqueTag == other.opaqueTag
     }
 
     /// Weak comparison: opaque tags identical, whether either is weak or not.
-    public func weakMatches(_ other: EntityTag) -> Bool {
+    package func weakMatches(_ other: EntityTag) -> Bool {
         opaqueTag == other.opaqueTag
     }
 

@@ -4,14 +4,14 @@
 /// Parsing is forgiving in the direction that fails safe: list elements that are not valid entity
 /// tags are skipped, so a garbled `If-None-Match` matches nothing (the full response is sent) and a
 /// garbled `If-Match` matches nothing (412).
-public enum EntityTagCondition: Sendable, Hashable {
+package enum EntityTagCondition: Sendable, Hashable {
     /// `*`: any current representation.
     case any
     /// A list of tags (possibly empty when nothing in the field parsed).
     case tags([EntityTag])
 
     /// Parses a field value such as `"a", W/"b"` or `*`.
-    public init(_ value: String) {
+    package init(_ value: String) {
         let bytes = Substring(value).utf8.trimmingWhitespace()
         if bytes.elementsEqual("*".utf8) {
             self = .any
@@ -41,7 +41,7 @@ public enum EntityTagCondition: Sendable, Hashable {
     /// condition with strong comparison, as `If-Match` requires.
     ///
     /// `*` matches any existing representation, with or without a tag.
-    public func strongMatches(_ tag: EntityTag?) -> Bool {
+    package func strongMatches(_ tag: EntityTag?) -> Bool {
         switch self {
         case .any: true
         case .tags(let tags): tag.map { current in tags.contains { $0.strongMatches(current) } } ?? false
@@ -49,7 +49,7 @@ public enum EntityTagCondition: Sendable, Hashable {
     }
 
     /// Whether `tag` passes this condition with weak comparison, as `If-None-Match` requires.
-    public func weakMatches(_ tag: EntityTag?) -> Bool {
+    package func weakMatches(_ tag: EntityTag?) -> Bool {
         switch self {
         case .any: true
         case .tags(let tags): tag.map { current in tags.contains { $0.weakMatches(current) } } ?? false

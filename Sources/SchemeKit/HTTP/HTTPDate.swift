@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// HTTP dates: formatting as IMF-fixdate and parsing the three formats RFC 9110 requires
 /// ([RFC 9110 §5.6.7](https://www.rfc-editor.org/rfc/rfc9110#section-5.6.7)).
@@ -17,7 +17,7 @@ public import Foundation
 /// HTTPDate.format(Date(timeIntervalSince1970: 784_111_777))   // "Sun, 06 Nov 1994 08:49:37 GMT"
 /// HTTPDate.parse("Sunday, 06-Nov-94 08:49:37 GMT")            // 1994-11-06 08:49:37 +0000
 /// ```
-public enum HTTPDate {
+package enum HTTPDate {
     private static let dayNames = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let longDayNames = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
     private static let monthNames = [
@@ -25,14 +25,14 @@ public enum HTTPDate {
     ]
 
     /// Formats `date` as an IMF-fixdate (seconds truncated toward the past).
-    public static func format(_ date: Date) -> String {
+    package static func format(_ date: Date) -> String {
         format(secondsSince1970: Int64(date.timeIntervalSince1970.rounded(.down)))
     }
 
     /// Formats a Unix time in whole seconds as an IMF-fixdate.
     ///
     /// Times before year 1 or after year 9999 are clamped to those years' bounds.
-    public static func format(secondsSince1970 seconds: Int64) -> String {
+    package static func format(secondsSince1970 seconds: Int64) -> String {
         let clamped = min(max(seconds, -62_135_596_800), 253_402_300_799)
         let days = clamped >= 0 ? clamped / 86_400 : (clamped - 86_399) / 86_400
         let secondOfDay = Int(clamped - days * 86_400)
@@ -71,7 +71,7 @@ public enum HTTPDate {
     /// Parses an HTTP date in any of the three formats.
     ///
     /// - Returns: `nil` when `value` is not a valid HTTP date (including the year 0000).
-    public static func parse(_ value: String) -> Date? {
+    package static func parse(_ value: String) -> Date? {
         parseSecondsSince1970(value).map { Date(timeIntervalSince1970: TimeInterval($0)) }
     }
 
@@ -81,7 +81,7 @@ public enum HTTPDate {
     ///   - value: The field value; surrounding spaces are ignored.
     ///   - now: The current time, used only to place two-digit RFC 850 years. Default: now.
     /// - Returns: `nil` when `value` is not a valid HTTP date.
-    public static func parseSecondsSince1970(_ value: String, now: Date = Date()) -> Int64? {
+    package static func parseSecondsSince1970(_ value: String, now: Date = Date()) -> Int64? {
         let bytes = Array(Substring(value).utf8.trimmingWhitespace())
         if bytes.count == 29, bytes[3] == UInt8(ascii: ",") { return parseIMF(bytes) }
         if bytes.count == 24, bytes[3] == 0x20 { return parseASCTime(bytes) }

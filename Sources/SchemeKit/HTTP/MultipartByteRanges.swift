@@ -14,15 +14,15 @@
 /// }
 /// write(multipart.closingDelimiter)
 /// ```
-public struct MultipartByteRanges: Sendable, Hashable {
+package struct MultipartByteRanges: Sendable, Hashable {
     /// The ranges, in the order they are sent.
-    public let ranges: [ByteRange]
+    package let ranges: [ByteRange]
     /// The representation's total length (the number after `/` in each `Content-Range`).
-    public let completeLength: Int64
+    package let completeLength: Int64
     /// The representation's `Content-Type`, repeated in each part; `nil` omits it.
-    public let contentType: String?
+    package let contentType: String?
     /// The boundary; 32 random hexadecimal digits by default.
-    public let boundary: String
+    package let boundary: String
 
     /// Creates the framing.
     ///
@@ -32,7 +32,7 @@ public struct MultipartByteRanges: Sendable, Hashable {
     ///   - contentType: The representation's content type. Default: none.
     ///   - boundary: The boundary. Default: ``randomBoundary()``. It must not occur in the data;
     ///     128 random bits make that vanishingly unlikely.
-    public init(
+    package init(
         ranges: [ByteRange], completeLength: Int64, contentType: String? = nil, boundary: String = randomBoundary()
     ) {
         self.ranges = ranges
@@ -42,7 +42,7 @@ public struct MultipartByteRanges: Sendable, Hashable {
     }
 
     /// 32 random hexadecimal digits.
-    public static func randomBoundary() -> String {
+    package static func randomBoundary() -> String {
         var generator = SystemRandomNumberGenerator()
         let high = String(generator.next() as UInt64, radix: 16)
         let low = String(generator.next() as UInt64, radix: 16)
@@ -51,13 +51,13 @@ public struct MultipartByteRanges: Sendable, Hashable {
     }
 
     /// The response's `Content-Type`: `multipart/byteranges; boundary=<boundary>`.
-    public var contentTypeValue: String { "multipart/byteranges; boundary=\(boundary)" }
+    package var contentTypeValue: String { "multipart/byteranges; boundary=\(boundary)" }
 
     /// The delimiter and headers that precede part `index`'s bytes.
     ///
     /// The first part starts with `--boundary`; later ones with `CRLF--boundary` (the CRLF ends the
     /// previous part's data).
-    public func partHeader(at index: Int) -> String {
+    package func partHeader(at index: Int) -> String {
         var header = index == 0 ? "--" : "\r\n--"
         header += boundary
         header += "\r\n"
@@ -67,10 +67,10 @@ public struct MultipartByteRanges: Sendable, Hashable {
     }
 
     /// The final delimiter: `CRLF--boundary--CRLF`.
-    public var closingDelimiter: String { "\r\n--\(boundary)--\r\n" }
+    package var closingDelimiter: String { "\r\n--\(boundary)--\r\n" }
 
     /// The exact length of the whole multipart body.
-    public var contentLength: Int64 {
+    package var contentLength: Int64 {
         var total = Int64(closingDelimiter.utf8.count)
         for index in ranges.indices {
             total += Int64(partHeader(at: index).utf8.count) + ranges[index].count

@@ -22,9 +22,9 @@
 /// parts that together exceed 2^62 bytes are answered with the whole representation too, so a
 /// multipart body's length always fits in 64 bits.
 /// Adjacent ranges (`0-9,10-19`) are allowed and not coalesced: each becomes its own part.
-public struct RangeRequest: Sendable, Hashable {
+package struct RangeRequest: Sendable, Hashable {
     /// One `range-spec` as the client wrote it, before it meets a size.
-    public enum Spec: Sendable, Hashable {
+    package enum Spec: Sendable, Hashable {
         /// `first-last` or, with `last == nil`, the open range `first-`.
         case bounded(first: Int64, last: Int64?)
         /// `-length`: the last `length` bytes.
@@ -32,7 +32,7 @@ public struct RangeRequest: Sendable, Hashable {
     }
 
     /// What to send for a representation of a given size.
-    public enum Decision: Sendable, Hashable {
+    package enum Decision: Sendable, Hashable {
         /// Ignore the header: send the whole representation with 200.
         case whole
         /// Send these ranges with 206, in the order requested: one range with `Content-Range`,
@@ -43,31 +43,16 @@ public struct RangeRequest: Sendable, Hashable {
     }
 
     /// Limits that protect a server from range amplification.
-    public struct Limits: Sendable, Hashable {
-        /// The most ranges honoured in one request; more → the whole representation. Default: 16.
-        public var maxRanges: Int
-        /// Whether overlapping ranges are honoured. Default: `false` (overlap → whole representation).
-        public var allowsOverlappingRanges: Bool
-
-        /// Creates limits.
-        ///
-        /// - Parameters:
-        ///   - maxRanges: The most ranges honoured. Default: 16.
-        ///   - allowsOverlappingRanges: Whether overlapping ranges are honoured. Default: `false`.
-        public init(maxRanges: Int = 16, allowsOverlappingRanges: Bool = false) {
-            self.maxRanges = maxRanges
-            self.allowsOverlappingRanges = allowsOverlappingRanges
-        }
-    }
+    package typealias Limits = RangeLimits
 
     /// The range specs in the order they were written. Never empty.
-    public let specs: [Spec]
+    package let specs: [Spec]
 
     /// Parses a `Range` field value such as `bytes=0-499, -500`.
     ///
     /// - Returns: `nil` when the value is malformed or uses a unit other than `bytes`
     ///   (case-insensitive); the caller then ignores the header.
-    public init?(_ headerValue: String) {
+    package init?(_ headerValue: String) {
         var specs: [Spec] = []
         var value = headerValue
         let ok = value.withUTF8 { Self.parse($0, into: &specs) }
@@ -78,7 +63,7 @@ public struct RangeRequest: Sendable, Hashable {
     /// Creates a request from specs.
     ///
     /// - Precondition: `specs` is not empty.
-    public init(specs: [Spec]) {
+    package init(specs: [Spec]) {
         precondition(!specs.isEmpty, "a range request has at least one range")
         self.specs = specs
     }
@@ -88,7 +73,7 @@ public struct RangeRequest: Sendable, Hashable {
     /// An empty representation (`size == 0`) has no satisfiable byte range; the header is then
     /// ignored (``Decision/whole``) rather than answered with 416, which RFC 9110 allows and which
     /// keeps media elements that always send `bytes=0-` working on empty files.
-    public func evaluate(size: Int64, limits: Limits = Limits()) -> Decision {
+    package func evaluate(size: Int64, limits: Limits = Limits()) -> Decision {
         guard size > 0, specs.count <= limits.maxRanges else { return .whole }
         var ranges: [ByteRange] = []
         ranges.reserveCapacity(specs.count)
@@ -129,7 +114,7 @@ public struct RangeRequest: Sendable, Hashable {
     /// Parses `headerValue` (when present) and decides for a representation of `size` bytes.
     ///
     /// - Returns: ``Decision/whole`` when there is no header or it is malformed.
-    public static func evaluate(_ headerValue: String?, size: Int64, limits: Limits = Limits()) -> Decision {
+    package static func evaluate(_ headerValue: String?, size: Int64, limits: Limits = Limits()) -> Decision {
         guard let headerValue, let request = RangeRequest(headerValue) else { return .whole }
         return request.evaluate(size: size, limits: limits)
     }

@@ -16,10 +16,6 @@ public protocol SchemeDeliveryQueue: Sendable {
     func execute(_ job: @escaping @Sendable () -> Void)
 }
 
-/// The former name of ``SchemeDeliveryQueue``: it is not a Swift executor.
-@available(*, deprecated, renamed: "SchemeDeliveryQueue")
-public typealias SchemeTaskExecutor = SchemeDeliveryQueue
-
 extension DispatchQueue: SchemeDeliveryQueue {
     /// Runs the job asynchronously on the queue. Use a serial queue (such as `.main`).
     public func execute(_ job: @escaping @Sendable () -> Void) {
@@ -45,7 +41,3 @@ public struct ClosureDeliveryQueue: SchemeDeliveryQueue {
         schedule(job)
     }
 }
-
-/// The former name of ``ClosureDeliveryQueue``.
-@available(*, deprecated, renamed: "ClosureDeliveryQueue")
-public typealias ClosureExecutor = ClosureDeliveryQueue

@@ -3,7 +3,7 @@
 /// ``SchemeHandlerChain`` and the registry set ``name`` around each handler they call; the task
 /// records the value current when the response head is written. Engines read it through
 /// ``SchemeTask/respondingHandler`` for access logs and request traces.
-public enum SchemeHandlerTrace {
+package enum SchemeHandlerTrace {
     /// The name of the innermost handler now running; empty outside a handler.
-    @TaskLocal public static var name: String = ""
+    @TaskLocal package static var name: String = ""
 }

@@ -34,7 +34,7 @@ public struct SchemeTask: Sendable {
     /// first suspends). Cancelling the calling task stops this task; stopping this task never
     /// cancels the calling task. Runs at most once: a second call, or a call after ``stop()``,
     /// returns at once.
-    public nonisolated(nonsending) func run() async {
+    package nonisolated(nonsending) func run() async {
         await storage.run()
     }
 
@@ -56,7 +56,7 @@ public struct SchemeTask: Sendable {
     ///
     /// Returns at once for a task that was stopped before it ran. Waits until the task is run
     /// (or stopped) for one that was neither started nor stopped.
-    public func waitForCompletion() async {
+    package func waitForCompletion() async {
         await storage.waitForCompletion()
     }
 

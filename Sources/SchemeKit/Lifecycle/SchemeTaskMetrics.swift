@@ -33,7 +33,7 @@ public struct SchemeTaskMetrics: Sendable, Hashable, CustomStringConvertible {
 
     /// Creates a snapshot, for comparing against ``SchemeRegistry/metrics`` or
     /// ``SchemeTask/metrics`` in tests. Every counter defaults to 0.
-    public init(
+    package init(
         started: Int = 0,
         finished: Int = 0,
         failed: Int = 0,

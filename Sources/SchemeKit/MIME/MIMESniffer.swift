@@ -37,7 +37,7 @@ public import Foundation
 /// ```
 public struct MIMESniffer: Sendable {
     /// The most bytes sniffing reads: the standard's *resource header* size, 1445.
-    public static let resourceHeaderLength = 1445
+    package static let resourceHeaderLength = 1445
 
     /// Whether HTML, XML and PDF (types that can run script) may be sniffed. Default: `true`, as
     /// for a resource served without `X-Content-Type-Options: nosniff`.

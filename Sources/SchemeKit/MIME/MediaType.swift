@@ -150,83 +150,83 @@ public struct MediaType: RawRepresentable, Hashable, Sendable, CustomStringConve
 
 extension MediaType {
     /// `text/html`.
-    public static let html = MediaType(type: "text", subtype: "html")
+    package static let html = MediaType(type: "text", subtype: "html")
     /// `text/css`.
-    public static let css = MediaType(type: "text", subtype: "css")
+    package static let css = MediaType(type: "text", subtype: "css")
     /// `text/javascript`, the one JavaScript type (RFC 9239), for classic scripts and modules.
-    public static let javascript = MediaType(type: "text", subtype: "javascript")
+    package static let javascript = MediaType(type: "text", subtype: "javascript")
     /// `text/plain`.
-    public static let plainText = MediaType(type: "text", subtype: "plain")
+    package static let plainText = MediaType(type: "text", subtype: "plain")
     /// `text/markdown`.
-    public static let markdown = MediaType(type: "text", subtype: "markdown")
+    package static let markdown = MediaType(type: "text", subtype: "markdown")
     /// `text/csv`.
-    public static let csv = MediaType(type: "text", subtype: "csv")
+    package static let csv = MediaType(type: "text", subtype: "csv")
     /// `text/event-stream` (server-sent events).
-    public static let eventStream = MediaType(type: "text", subtype: "event-stream")
+    package static let eventStream = MediaType(type: "text", subtype: "event-stream")
     /// `application/json`.
-    public static let json = MediaType(type: "application", subtype: "json")
+    package static let json = MediaType(type: "application", subtype: "json")
     /// `application/xml`.
-    public static let xml = MediaType(type: "application", subtype: "xml")
+    package static let xml = MediaType(type: "application", subtype: "xml")
     /// `application/xhtml+xml`.
-    public static let xhtml = MediaType(type: "application", subtype: "xhtml+xml")
+    package static let xhtml = MediaType(type: "application", subtype: "xhtml+xml")
     /// `application/wasm`, required by `WebAssembly.instantiateStreaming`.
-    public static let wasm = MediaType(type: "application", subtype: "wasm")
+    package static let wasm = MediaType(type: "application", subtype: "wasm")
     /// `application/manifest+json`, the web app manifest.
-    public static let webManifest = MediaType(type: "application", subtype: "manifest+json")
+    package static let webManifest = MediaType(type: "application", subtype: "manifest+json")
     /// `application/pdf`.
-    public static let pdf = MediaType(type: "application", subtype: "pdf")
+    package static let pdf = MediaType(type: "application", subtype: "pdf")
     /// `application/postscript`.
-    public static let postscript = MediaType(type: "application", subtype: "postscript")
+    package static let postscript = MediaType(type: "application", subtype: "postscript")
     /// `application/octet-stream`: arbitrary binary data, the answer when nothing else is known.
-    public static let octetStream = MediaType(type: "application", subtype: "octet-stream")
+    package static let octetStream = MediaType(type: "application", subtype: "octet-stream")
     /// `application/zip`.
-    public static let zip = MediaType(type: "application", subtype: "zip")
+    package static let zip = MediaType(type: "application", subtype: "zip")
     /// `application/gzip` (RFC 6713).
-    public static let gzip = MediaType(type: "application", subtype: "gzip")
+    package static let gzip = MediaType(type: "application", subtype: "gzip")
     /// `application/vnd.rar`.
-    public static let rar = MediaType(type: "application", subtype: "vnd.rar")
+    package static let rar = MediaType(type: "application", subtype: "vnd.rar")
     /// `application/x-www-form-urlencoded`.
-    public static let formURLEncoded = MediaType(type: "application", subtype: "x-www-form-urlencoded")
+    package static let formURLEncoded = MediaType(type: "application", subtype: "x-www-form-urlencoded")
     /// `multipart/form-data`.
-    public static let multipartFormData = MediaType(type: "multipart", subtype: "form-data")
+    package static let multipartFormData = MediaType(type: "multipart", subtype: "form-data")
     /// `image/png`.
-    public static let png = MediaType(type: "image", subtype: "png")
+    package static let png = MediaType(type: "image", subtype: "png")
     /// `image/jpeg`.
-    public static let jpeg = MediaType(type: "image", subtype: "jpeg")
+    package static let jpeg = MediaType(type: "image", subtype: "jpeg")
     /// `image/gif`.
-    public static let gif = MediaType(type: "image", subtype: "gif")
+    package static let gif = MediaType(type: "image", subtype: "gif")
     /// `image/webp`.
-    public static let webp = MediaType(type: "image", subtype: "webp")
+    package static let webp = MediaType(type: "image", subtype: "webp")
     /// `image/avif`.
-    public static let avif = MediaType(type: "image", subtype: "avif")
+    package static let avif = MediaType(type: "image", subtype: "avif")
     /// `image/svg+xml`.
-    public static let svg = MediaType(type: "image", subtype: "svg+xml")
+    package static let svg = MediaType(type: "image", subtype: "svg+xml")
     /// `image/bmp`.
-    public static let bmp = MediaType(type: "image", subtype: "bmp")
+    package static let bmp = MediaType(type: "image", subtype: "bmp")
     /// `image/x-icon`, the name the WHATWG sniffing standard uses for ICO and CUR files.
-    public static let icon = MediaType(type: "image", subtype: "x-icon")
+    package static let icon = MediaType(type: "image", subtype: "x-icon")
     /// `font/woff`.
-    public static let woff = MediaType(type: "font", subtype: "woff")
+    package static let woff = MediaType(type: "font", subtype: "woff")
     /// `font/woff2`.
-    public static let woff2 = MediaType(type: "font", subtype: "woff2")
+    package static let woff2 = MediaType(type: "font", subtype: "woff2")
     /// `font/ttf`.
-    public static let ttf = MediaType(type: "font", subtype: "ttf")
+    package static let ttf = MediaType(type: "font", subtype: "ttf")
     /// `font/otf`.
-    public static let otf = MediaType(type: "font", subtype: "otf")
+    package static let otf = MediaType(type: "font", subtype: "otf")
     /// `font/collection` (TrueType/OpenType collections, `.ttc`).
-    public static let fontCollection = MediaType(type: "font", subtype: "collection")
+    package static let fontCollection = MediaType(type: "font", subtype: "collection")
     /// `video/mp4`.
-    public static let mp4 = MediaType(type: "video", subtype: "mp4")
+    package static let mp4 = MediaType(type: "video", subtype: "mp4")
     /// `video/webm`.
-    public static let webm = MediaType(type: "video", subtype: "webm")
+    package static let webm = MediaType(type: "video", subtype: "webm")
     /// `video/mp2t` (MPEG transport stream, HLS segments).
-    public static let mpegTS = MediaType(type: "video", subtype: "mp2t")
+    package static let mpegTS = MediaType(type: "video", subtype: "mp2t")
     /// `application/vnd.apple.mpegurl` (HLS playlists, RFC 8216).
-    public static let hlsPlaylist = MediaType(type: "application", subtype: "vnd.apple.mpegurl")
+    package static let hlsPlaylist = MediaType(type: "application", subtype: "vnd.apple.mpegurl")
     /// `audio/mpeg` (MP3).
-    public static let mpegAudio = MediaType(type: "audio", subtype: "mpeg")
+    package static let mpegAudio = MediaType(type: "audio", subtype: "mpeg")
     /// `audio/ogg`.
-    public static let oggAudio = MediaType(type: "audio", subtype: "ogg")
+    package static let oggAudio = MediaType(type: "audio", subtype: "ogg")
     /// `audio/wav`.
-    public static let wav = MediaType(type: "audio", subtype: "wav")
+    package static let wav = MediaType(type: "audio", subtype: "wav")
 }

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// Maps scheme requests to network URLs: `app://host/path?q` → `https://host/path?q` by default,
 /// with rules per scheme, per host, or per scheme and host.
@@ -42,21 +42,21 @@ public struct NetworkRewriter: Sendable {
     }
 
     /// The network target for a request.
-    public struct Target: Sendable, Hashable {
+    package struct Target: Sendable, Hashable {
         /// The URL to connect to (its host may be an IP address).
-        public var url: URL
+        package var url: URL
         /// The `Host` header to send when it differs from the URL's authority (IP direct
         /// connection), else `nil`.
-        public var hostHeader: String?
+        package var hostHeader: String?
         /// The URL as the origin knows it (scheme, real host, port, path, query): the identity used
         /// for coalescing and caching, independent of the IP the connection goes to.
-        public var logicalURL: URL
+        package var logicalURL: URL
     }
 
     /// Rewrites `url`.
     ///
     /// - Returns: The target, or `nil` when `url` has no host to fetch from.
-    public func target(for url: URL) -> Target? {
+    package func target(for url: URL) -> Target? {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
             let sourceScheme = components.scheme?.lowercased(),
             let sourceHost = components.percentEncodedHost?.lowercased(), !sourceHost.isEmpty

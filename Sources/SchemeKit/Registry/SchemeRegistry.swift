@@ -67,7 +67,7 @@ public final class SchemeRegistry: Sendable {
     }
 
     /// The handler that would answer `request`, if any (before the method check).
-    public func handler(for request: SchemeRequest) -> (any SchemeHandler)? {
+    package func handler(for request: SchemeRequest) -> (any SchemeHandler)? {
         table.withLock { $0.handler(scheme: request.scheme, host: request.host, path: request.path) }
     }
 
@@ -96,7 +96,7 @@ public final class SchemeRegistry: Sendable {
     ///   - makeSink: Makes the sink, given the task. It runs once, before this method returns;
     ///     it may keep the task but must not start it. The task lets go of the sink once the
     ///     handler has returned, so a sink that holds its task makes no lasting cycle.
-    public func task(for request: SchemeRequest, makeSink: (SchemeTask) -> some SchemeTaskSink) -> SchemeTask {
+    package func task(for request: SchemeRequest, makeSink: (SchemeTask) -> some SchemeTaskSink) -> SchemeTask {
         let storage = storage(for: request, sink: DetachedSink())
         let task = SchemeTask(storage: storage)
         storage.attach(makeSink(task))
