@@ -16,7 +16,7 @@ let package = Package(
         .library(name: "SchemeKitTesting", targets: ["SchemeKitTesting"]),
         .library(name: "SchemeKitPackages", targets: ["SchemeKitPackages"]),
         .library(name: "SchemeServe", targets: ["SchemeServe"]),
-        .executable(name: "schemeserve", targets: ["schemeserve"]),
+        .executable(name: "schemeserve", targets: ["SchemeServeCLI"]),
         // Trait `WebKitGTK`: the WebKitGTK engine adapter, its renderer and its media extension.
         .library(name: "SchemeKitWebKitGTK", targets: ["SchemeKitWebKitGTK"]),
         .executable(name: "headless-render", targets: ["headless-render"]),
@@ -54,17 +54,23 @@ let package = Package(
         .trait(
             name: "WebKitGTK",
             description:
-                "The WebKitGTK 6.0 engine adapter (SchemeKitWebKitGTK, headless-render, the media extension SchemeKitWebKitGTKMedia); needs libwebkitgtk-6.0-dev and libgstreamer1.0-dev."
+                "The WebKitGTK 6.0 engine adapter (SchemeKitWebKitGTK, headless-render, the media extension SchemeKitWebKitGTKMedia); needs libwebkitgtk-6.0-dev and libgstreamer1.0-dev.",
+            // headless-render reads Playwright's .har.zip with the package store's zip reader.
+            enabledTraits: ["Packages"]
         ),
         .trait(
             name: "Chromium",
             description:
-                "SchemeKitChromium: serve virtual https origins to headless Chromium over the DevTools pipe, or to a remote Chromium over a DevTools WebSocket (SwiftNIO)."
+                "SchemeKitChromium: serve virtual https origins to headless Chromium over the DevTools pipe, or to a remote Chromium over a DevTools WebSocket (SwiftNIO).",
+            // headless-render reads Playwright's .har.zip with the package store's zip reader.
+            enabledTraits: ["Packages"]
         ),
         .trait(
             name: "Firefox",
             description:
-                "SchemeKitFirefox: serve virtual https origins to headless Firefox over WebDriver BiDi (a WebSocket, SwiftNIO)."
+                "SchemeKitFirefox: serve virtual https origins to headless Firefox over WebDriver BiDi (a WebSocket, SwiftNIO).",
+            // headless-render reads Playwright's .har.zip with the package store's zip reader.
+            enabledTraits: ["Packages"]
         ),
         .default(enabledTraits: ["Server"]),
     ],
@@ -111,8 +117,10 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The `schemeserve` command. Its folder is not `Sources/schemeserve`: that would differ from
+        // `Sources/SchemeServe` only by case, one folder on macOS's and Windows' default file systems.
         .executableTarget(
-            name: "schemeserve",
+            name: "SchemeServeCLI",
             dependencies: [
                 "SchemeServe",
                 "SchemeKit",
@@ -147,9 +155,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .systemLibrary(name: "CSchemeKitPackagesShims"),
+        // Not a product: a process the package store's crash tests start and kill mid-install.
         .executableTarget(
             name: "PackageInstallHelper",
             dependencies: ["SchemeKitPackages", "SchemeKit"],
+            path: "Tests/PackageInstallHelper",
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -166,6 +176,7 @@ let package = Package(
         .executableTarget(
             name: "SchemeKitFaultHelper",
             dependencies: ["SchemeKit", "SchemeKitTesting"],
+            path: "Tests/SchemeKitFaultHelper",
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -293,9 +304,9 @@ let package = Package(
             dependencies: [
                 "SchemeKit",
                 // `--har` and `--record-har`; a Playwright `.har.zip` is unzipped with the package
-                // store's zip reader when the build has it (trait `Packages`).
+                // store's zip reader (every engine trait enables `Packages`).
                 "SchemeKitTesting",
-                .target(name: "SchemeKitPackages", condition: .when(traits: ["Packages"])),
+                "SchemeKitPackages",
                 .target(name: "SchemeKitWebKitGTK", condition: .when(traits: ["WebKitGTK"])),
                 .target(name: "CWebKitGTK", condition: .when(traits: ["WebKitGTK"])),
                 .target(name: "SchemeKitChromium", condition: .when(traits: ["Chromium"])),

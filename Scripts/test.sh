@@ -35,7 +35,11 @@ if ((${#missing[@]})); then
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-# --- 2. Build, no warnings in our code --------------------------------------------------------
+# --- 2. Paths safe on case-insensitive file systems, then build, no warnings in our code ------
+# Two paths differing only by case become one on macOS's and Windows' default file systems.
+log "Scripts/check-case.sh"
+bash Scripts/check-case.sh
+#
 # One build with every package trait on (the default `Server`/`Packages`, and the engines
 # `WebKitGTK`, `Chromium` and `Firefox`), so every suite below runs from the same binaries. A plain
 # `swift build` (default traits only) builds a subset of the same sources.

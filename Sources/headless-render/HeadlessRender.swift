@@ -7,9 +7,7 @@
     import SchemeKit
     import SchemeKitTesting
 
-    #if Packages
-        import SchemeKitPackages
-    #endif
+    import SchemeKitPackages
 
     /// `headless-render`: loads a directory through SchemeKit in a pooled headless engine view and
     /// reports the load time, every request, the console, an optional JavaScript result, snapshot
@@ -295,27 +293,19 @@
             return registry
         }
 
-        /// The `--har` replay: a `.har.zip` is unzipped (with the `Packages` trait) into a
-        /// temporary directory removed at exit.
+        /// The `--har` replay: a `.har.zip` (Playwright's default) is unzipped with the package
+        /// store's strict zip reader (every engine trait enables `Packages`) into a temporary
+        /// directory removed at exit.
         private func harReplay(_ har: String) throws -> HARReplayHandler {
-            #if Packages
-                let unzip: ((String, String) throws -> Void)? = { try ArchiveExtractor.extract(zip: $0, into: $1) }
-            #else
-                let unzip: ((String, String) throws -> Void)? = nil
-            #endif
             do {
-                let input = try HARFileInput(URL(fileURLWithPath: har), unzip: unzip)
+                let input = try HARFileInput(URL(fileURLWithPath: har)) {
+                    try ArchiveExtractor.extract(zip: $0, into: $1)
+                }
                 Self.atExit.withLock { $0.append(input.removeTemporaryFiles) }
                 return try HARReplayHandler(
                     contentsOf: input.harFile,
                     configuration: .init(matching: HARMatching(origin: .page), whenMissing: .pass))
             } catch {
-                guard unzip != nil || error.kind != .zipArchive else {
-                    throw UsageFailure(
-                        description:
-                            "invalid --har '\(har)': a zip archive (Playwright's .har.zip), and this headless-render was built without the Packages trait that reads one: unzip it first and give the .har, or build with `--traits Chromium,Packages`"
-                    )
-                }
                 throw UsageFailure(description: "invalid --har '\(har)': \(error)")
             }
         }
