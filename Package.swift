@@ -337,3 +337,9 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// `swift package generate-documentation` (Scripts/docs.sh) needs swift-docc-plugin; it is added only
+// when SCHEMEKIT_DOCC is set, so a package that depends on SchemeKit never resolves it.
+if Context.environment["SCHEMEKIT_DOCC"] != nil {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}

@@ -7,11 +7,12 @@
 #      xvfb-run, then headless-render on every engine (PDFs checked with poppler's pdftotext), the HAR
 #      round trip with the real Playwright for Python (pinned, installed with pip when missing),
 #   5. runs the lifecycle stress test under the thread sanitizer,
-#   6. compiles every ```swift snippet of every Markdown file (Scripts/check-snippets.sh), and
+#   6. compiles every ```swift snippet of every Markdown file (Scripts/check-snippets.sh), builds
+#      the DocC documentation of every library with warnings as errors (Scripts/docs.sh), and
 #      the Benchmarks package,
 #   7. a fuzz smoke: every libFuzzer target for 30 s under AddressSanitizer (Scripts/fuzz.sh).
 # Usage: bash Scripts/test.sh        (set SCHEMEKIT_SKIP_TSAN=1, SCHEMEKIT_SKIP_WEBKIT=1,
-#                                     SCHEMEKIT_SKIP_SNIPPETS=1, SCHEMEKIT_SKIP_CHROMIUM=1,
+#                                     SCHEMEKIT_SKIP_SNIPPETS=1, SCHEMEKIT_SKIP_DOCS=1, SCHEMEKIT_SKIP_CHROMIUM=1,
 #                                     SCHEMEKIT_SKIP_FIREFOX=1, SCHEMEKIT_SKIP_BENCHMARKS_BUILD=1,
 #                                     SCHEMEKIT_SKIP_PLAYWRIGHT=1 or SCHEMEKIT_SKIP_FUZZ=1 to skip a stage)
 set -euo pipefail
@@ -154,6 +155,12 @@ fi
 if [ "${SCHEMEKIT_SKIP_SNIPPETS:-0}" != 1 ]; then
     log "Scripts/check-snippets.sh"
     bash Scripts/check-snippets.sh
+fi
+
+# --- 6a. DocC for every library, warnings as errors (a broken symbol link fails) -------------------
+if [ "${SCHEMEKIT_SKIP_DOCS:-0}" != 1 ]; then
+    log "Scripts/docs.sh"
+    bash Scripts/docs.sh
 fi
 
 # --- 6b. The Benchmarks package still builds against today's API (it is a package of its own, so

@@ -16,7 +16,7 @@
             /// A zip file on this machine. It is copied (and hashed) into the store first, so changes to
             /// the file during the install cannot reach the store.
             case file(URL)
-            /// An `https` URL, fetched through the store's ``SchemeKit/SchemeHTTPClient``.
+            /// An `https` URL, fetched through the store's `SchemeHTTPClient`.
             case remote(URL)
 
             /// Parses a command line argument: `http://` and `https://` URLs are remote, anything else is a

@@ -8,7 +8,7 @@
         ///
         /// Steps, all under the store lock: copy or download into `staging/`, hashing on the way; compare
         /// size and SHA-256; extract into a fresh staging directory with every check of
-        /// ``ArchiveExtractor``; find the version and entry point (request, then the package's
+        /// `ArchiveExtractor`; find the version and entry point (request, then the package's
         /// `schemekit-package.json`, then ``Configuration/defaultEntryPoint``) and check that the entry point is
         /// a file; flush to disk; rename into `versions/<version>`; record it in `store.json`; switch the
         /// pointer with `rename(2)`; record the switch. The version that was active becomes the previous one.

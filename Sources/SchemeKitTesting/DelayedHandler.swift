@@ -8,7 +8,7 @@ public import SchemeKit
 ///
 /// A thin use of ``ShapedHandler`` with a ``NetworkLatency/fixed(_:)`` latency; for a latency drawn
 /// from a distribution, or a clock the compiler knows statically, use `delayed(by:clock:)` with a
-/// ``NetworkLatency``, or ``SchemeHandler/shaped(_:clock:)``.
+/// ``NetworkLatency``, or `SchemeHandler.shaped(_:clock:)`.
 ///
 /// ```swift
 /// let slow = DelayedHandler(StaticHandler("late"), delay: .milliseconds(200))

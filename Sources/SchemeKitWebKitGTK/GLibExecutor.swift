@@ -3,12 +3,12 @@
     import CWebKitGTK
     public import SchemeKit
 
-    /// A ``SchemeKit/SchemeDeliveryQueue`` that runs jobs on a GLib main context — where every WebKitGTK
+    /// A `SchemeDeliveryQueue` that runs jobs on a GLib main context — where every WebKitGTK
     /// call must happen.
     ///
     /// Jobs run serially, in submission order, from one source attached to the context at default
     /// priority; ``execute(_:)`` never runs a job on the caller's stack, so it is also a valid
-    /// `SerialExecutor` base for a ``SchemeKit/SessionPool``. Callable from any thread.
+    /// `SerialExecutor` base for a `SessionPool`. Callable from any thread.
     ///
     /// ```swift
     /// let glib = GLibExecutor()            // the default main context

@@ -12,7 +12,7 @@
         public var status: Int
         /// Body bytes handed to the engine.
         public var bytes: Int
-        /// The handler that answered (``SchemeKit/SchemeTask/respondingHandler``), or `"-"`.
+        /// The handler that answered (`SchemeTask.respondingHandler`), or `"-"`.
         public var handler: String
         /// Milliseconds from the request to its end (finish, failure or stop).
         public var milliseconds: Double

@@ -9,7 +9,7 @@
         /// WebKit keeps a custom-scheme subresource (a script, a style sheet, an image) in its memory
         /// cache for the life of the web process unless the response says `Cache-Control: no-cache` or
         /// `no-store` — the same rule it applies to `file://`. A handler that lets WebKit cache
-        /// (for instance ``SchemeKit/LocalFileHandler`` with `cacheControl: "max-age=31536000, immutable"`
+        /// (for instance `LocalFileHandler` with `cacheControl: "max-age=31536000, immutable"`
         /// over an offline package, whose files never change within a version) makes warm loads
         /// skip those requests entirely; call this after activating a new version, so no view mixes
         /// the old version's cached files with the new one's pages. Main resources (the pages

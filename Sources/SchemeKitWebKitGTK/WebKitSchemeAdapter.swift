@@ -6,12 +6,12 @@
     public import SchemeKit
     import Synchronization
 
-    /// Serves a ``SchemeKit/SchemeRegistry``'s schemes to WebKitGTK views: the engine adapter.
+    /// Serves a `SchemeRegistry`'s schemes to WebKitGTK views: the engine adapter.
     ///
     /// For each scheme of the registry it calls `webkit_web_context_register_uri_scheme` and marks the
     /// scheme secure and CORS-enabled on the context's `WebKitSecurityManager`, so `fetch()` and XHR
-    /// from `app://` pages work. Each `WebKitURISchemeRequest` becomes a guarded ``SchemeKit/SchemeTask``:
-    /// - method, headers and body (when WebKit gives one) become a ``SchemeKit/SchemeRequest``;
+    /// from `app://` pages work. Each `WebKitURISchemeRequest` becomes a guarded `SchemeTask`:
+    /// - method, headers and body (when WebKit gives one) become a `SchemeRequest`;
     /// - the handler runs off the main context (in a Swift task); its body writes go straight into a
     ///   thread-safe buffer from the handler's thread, and the main context (``executor``) is only
     ///   asked to answer the request with the head and to complete a read WebKit is waiting on;

@@ -5,7 +5,7 @@
     public import SchemeKit
 
     /// A headless WebKitGTK web view in its own `GtkWindow`, usable by one holder at a time: the
-    /// ``SchemeKit/PoolableSession`` of the WebKitGTK adapter.
+    /// `PoolableSession` of the WebKitGTK adapter.
     ///
     /// Every method may be called from any task: WebKit work is submitted to the session's
     /// ``GLibExecutor`` and awaited. Views use WebKit's default `WebKitWebContext` unless given
@@ -182,7 +182,7 @@
 
         /// Evaluates `script` in the page and returns its value, awaiting a Promise.
         ///
-        /// The contract is the same on every engine (see ``SchemeKit/JavaScriptValue``): what
+        /// The contract is the same on every engine (see `JavaScriptValue`): what
         /// `JSON.stringify` would keep, with `undefined` as `null`. An expression (`window.report`,
         /// `fetch('/x').then(r => r.status)`) runs as the body of an async function (WebKit's
         /// `call_async_javascript_function`), which awaits what it returns; a script of several
@@ -253,7 +253,7 @@
         }
 
         /// Lets pages post messages with `window.webkit.messageHandlers.<name>.postMessage(value)`;
-        /// `callback` gets each value (see ``SchemeKit/JavaScriptValue``), on the main context.
+        /// `callback` gets each value (see `JavaScriptValue`), on the main context.
         public func addScriptMessageHandler(_ name: String, _ callback: @escaping @Sendable (JavaScriptValue) -> Void)
             async throws
         {

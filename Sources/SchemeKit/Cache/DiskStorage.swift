@@ -3,7 +3,7 @@ public import Foundation
 /// The on-disk cache tier: one file per entry in a directory, a size limit with
 /// least-recently-used eviction, per-entry expiry, and crash-safe writes.
 ///
-/// A namespace, in the shape of Kingfisher's `DiskStorage`: ``Backend`` holds the entries,
+/// A namespace, in the shape of Kingfisher's `DiskStorage`: `Backend` holds the entries,
 /// ``Config`` its directory and limits.
 ///
 /// ```swift
@@ -13,12 +13,12 @@ public import Foundation
 /// disk.value(forKey: "https://cdn.example/a.png")   // png, also after a restart
 /// ```
 public enum DiskStorage {
-    /// The directory, limits and defaults of a ``DiskStorage/Backend``.
+    /// The directory, limits and defaults of a `Backend`.
     public struct Config: Sendable, Hashable {
         /// The directory holding the entries; created (with its parents) when missing.
         ///
         /// Use a directory of its own: the backend removes files it does not recognise as its
-        /// own only when they look like its temporary files, but ``Backend/removeAll()`` deletes
+        /// own only when they look like its temporary files, but `removeAll()` deletes
         /// every entry file in it.
         public var directory: URL
         /// The most bytes (entry files, headers included) kept. Default: 256 MiB.

@@ -1,7 +1,7 @@
 /// The in-memory cache tier: least-recently-used eviction by total byte cost and entry count,
 /// with per-entry expiry.
 ///
-/// A namespace, in the shape of Kingfisher's `MemoryStorage`: ``Backend`` holds the entries,
+/// A namespace, in the shape of Kingfisher's `MemoryStorage`: `Backend` holds the entries,
 /// ``Config`` its limits.
 ///
 /// ```swift
@@ -10,9 +10,9 @@
 /// memory.value(forKey: "https://cdn.example/a.png")   // png
 /// ```
 public enum MemoryStorage {
-    /// Limits and defaults of a ``MemoryStorage/Backend``.
+    /// Limits and defaults of a `Backend`.
     public struct Config: Sendable, Hashable {
-        /// The most bytes (sum of ``CacheCostCalculable/cacheCost``) kept. Default: 64 MiB.
+        /// The most bytes (sum of `cacheCost`) kept. Default: 64 MiB.
         ///
         /// Storing past the limit evicts least-recently-used entries; a single value costing more
         /// than the limit is not stored.

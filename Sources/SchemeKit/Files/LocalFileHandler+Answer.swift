@@ -13,7 +13,7 @@ extension LocalFileHandler {
     /// Everything else is a ``SchemeAnswer/writing(_:)`` answer that reads — a body to read (as a
     /// file region, one per range, for an engine that sends files itself), a type to sniff,
     /// several ranges, a listing, a root that is unavailable — from the file the immediate half
-    /// already opened: one decoder, one resolver, one ``plan``, and one `open` per request. The
+    /// already opened: one decoder, one resolver, one `plan`, and one `open` per request. The
     /// only system calls of the immediate half are the resolver's `open`s and one `fstat` — or a
     /// single `lstat` for a path answered before from a cached body (see the body cache's
     /// `open_file_cache`-like locations, which remember the file chosen for each set of acceptable

@@ -24,7 +24,7 @@ import HTTPTypes
 /// | malformed `Range`, or `If-Range` mismatch | 200 with the whole file |
 /// | nothing at the path (nor the SPA fallback) | ``SchemeHandlerOutcome/passed``, so a chain can try the network |
 /// | the root itself is missing or not a directory | the task fails with ``LocalFileHandlerError/rootUnavailable(errno:)`` (see ``Configuration/unavailableRoot``) |
-/// | unsafe path (see ``SafeRelativePath``), symlink leaving the root, special file | 403 `Forbidden`, answered directly |
+/// | unsafe path (see `SafeRelativePath`), symlink leaving the root, special file | 403 `Forbidden`, answered directly |
 /// | hidden file with ``HiddenFilePolicy/deny`` | 404 `Not Found`, answered directly |
 ///
 /// Refusals are never passed on: a traversal attempt must not reach the network. Their bodies are
@@ -49,7 +49,7 @@ import HTTPTypes
 /// the same timestamp tick of a coarse file system would keep its tag.)
 ///
 /// ## Safety
-/// Paths are percent-decoded exactly once and checked by ``SafeRelativePath``; files are opened
+/// Paths are percent-decoded exactly once and checked by `SafeRelativePath`; files are opened
 /// component by component with `openat(…, O_NOFOLLOW)` below a descriptor of the root, so nothing
 /// outside the root is ever opened (see ``SymlinkPolicy`` for links).
 ///

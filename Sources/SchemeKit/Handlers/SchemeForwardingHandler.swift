@@ -3,7 +3,7 @@ public import HTTPTypes
 /// A handler that wraps another and forwards to it unless it says otherwise: the base of every
 /// wrapping handler (counters, delays, throttles, recorders, header rules).
 ///
-/// ``name``, ``supportedMethods`` and ``answer(to:)`` are the wrapped handler's, so a wrapper
+/// `name`, `supportedMethods` and `answer(to:)` are the wrapped handler's, so a wrapper
 /// keeps its handler's fast path (an answer known at once is still written inline) and its name
 /// in request traces, with no code of its own. A wrapper that changes the answer implements
 /// ``SchemeHandler/answer(to:)`` itself — that is the explicit opt-out — usually by transforming

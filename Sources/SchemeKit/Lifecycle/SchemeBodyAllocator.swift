@@ -8,7 +8,7 @@ import Foundation
 /// sink's ``SchemeTaskSink/bodyAllocator``, or falls back to ``MallocBodyAllocator``. The
 /// ``SchemeBody`` that comes back may be kept, sliced or dropped by the handler. An engine wraps
 /// its own memory in a ``SchemeBodyBuffer`` of its own type, recognises it by that type when the
-/// body returns through ``SchemeTaskSink/receive(_:)`` (``SchemeBody/engineBuffer(as:)``) and
+/// body returns through `receive(_:)` (``SchemeBody/engineBuffer(as:)``) and
 /// passes it on as is — `schemeserve` gives SwiftNIO the buffer the file was read into — and
 /// copies anything else.
 ///

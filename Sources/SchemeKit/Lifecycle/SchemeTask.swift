@@ -1,14 +1,14 @@
 /// The engine's handle on one request: run it, stop it, wait for it, see who answered.
 ///
-/// An engine adapter gets a `SchemeTask` from ``SchemeRegistry/task(for:sink:)`` (or
-/// ``SchemeRegistry/task(for:makeSink:)`` when the sink needs its task) for each request, then
-/// either awaits ``run()`` or calls ``start(immediately:)``. When the engine gives up on the request
+/// An engine adapter gets a `SchemeTask` from ``SchemeRegistry/task(for:sink:)`` for each request
+/// and calls ``start(immediately:)``; to run a request to completion in the calling Swift task
+/// instead, it calls ``SchemeRegistry/handle(_:sink:)``. When the engine gives up on the request
 /// (navigation away, view closed, connection dropped) it calls ``stop()``, from any thread, at
 /// any moment: the handler's own Swift task is cancelled and nothing more reaches the sink.
 ///
 /// The handler always runs in a Swift task of its own, so a stop never cancels the engine's
-/// task: an embedder may `await task.run()` from the task it cares about (or at top level) and
-/// go on after a stop.
+/// task: an embedder may `await registry.handle(request, sink: sink)` from the task it cares
+/// about (or at top level) and go on after a stop.
 ///
 /// ```swift
 /// let task = registry.task(for: request, sink: mySink)

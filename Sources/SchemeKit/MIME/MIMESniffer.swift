@@ -4,7 +4,7 @@ public import Foundation
 /// [MIME Sniffing standard](https://mimesniff.spec.whatwg.org/)'s *rules for identifying an
 /// unknown MIME type* (§7.1).
 ///
-/// Only the first ``resourceHeaderLength`` (1445) bytes are read. In order:
+/// Only the first `resourceHeaderLength` (1445) bytes are read. In order:
 /// 1. when ``sniffsScriptableTypes`` is set, HTML (`<!DOCTYPE HTML`, `<html`, `<script`, `<!--`, …,
 ///    after leading whitespace, case-insensitive, followed by a space or `>`), XML (`<?xml`) and PDF;
 /// 2. PostScript, and byte order marks (UTF-8, UTF-16BE, UTF-16LE → `text/plain` with that charset);

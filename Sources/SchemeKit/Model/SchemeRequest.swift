@@ -69,7 +69,7 @@ public struct SchemeRequest: Sendable {
     /// Requests made from parts (``init(scheme:authority:path:method:headerFields:body:)``) or
     /// from a string build this `URL` on first use of each copy, so the hot path that never
     /// reads it never pays for Foundation's parser. Reading it never traps: see
-    /// ``url(forAccepted:parts:parse:)``.
+    /// `url(forAccepted:parts:parse:)`.
     public var url: URL {
         switch source {
         case .url(let url):

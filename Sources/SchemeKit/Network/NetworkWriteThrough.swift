@@ -19,7 +19,7 @@ import HTTPTypes
 /// image extension: the image cache owns those), and never a response with `Cache-Control:
 /// no-store` or `private`, or with `Set-Cookie`.
 ///
-/// Safety: the URL path is decoded and checked by ``SafeRelativePath``, the one decoder the file
+/// Safety: the URL path is decoded and checked by `SafeRelativePath`, the one decoder the file
 /// handler uses too (dot segments, encoded separators, backslashes, NUL and invalid UTF-8 are
 /// refused), and hidden names (`.partial`, `.git`) and empty segments are refused as well. The
 /// file is put in place by walking `directory` component by component with `openat(…,

@@ -71,8 +71,8 @@ public final class SchemeRegistry: Sendable {
         table.withLock { $0.handler(scheme: request.scheme, host: request.host, path: request.path) }
     }
 
-    /// Wraps an engine request in a guarded task. Nothing runs until ``SchemeTask/run()`` or
-    /// ``SchemeTask/start()``.
+    /// Wraps an engine request in a guarded task: the one way to hand a request to an engine that
+    /// may stop it. Nothing runs until ``SchemeTask/start(immediately:)``.
     ///
     /// - Parameters:
     ///   - request: The request.
@@ -195,8 +195,8 @@ public final class SchemeRegistry: Sendable {
 
     /// Runs `request` to completion against `sink` in the calling task.
     ///
-    /// Equivalent to `task(for:sink:)` followed by ``SchemeTask/run()``; use ``task(for:sink:)``
-    /// when the engine needs the handle to stop the task.
+    /// The one way to run a request in the calling Swift task (a stop still never cancels it); use
+    /// ``task(for:sink:)`` when the engine needs the handle to stop the task.
     public nonisolated(nonsending) func handle(_ request: SchemeRequest, sink: some SchemeTaskSink) async {
         await task(for: request, sink: sink).run()
     }

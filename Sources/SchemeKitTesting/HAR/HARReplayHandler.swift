@@ -53,7 +53,7 @@ public struct HARReplayHandler: SchemeHandler {
 
     /// Options of a ``HARReplayHandler``.
     public struct Configuration: Sendable {
-        /// How requests are matched to entries. Default: ``HARMatching/init(ignoresScheme:ignoresQueryOrder:matchesRequestBody:headers:)``'s defaults.
+        /// How requests are matched to entries. Default: `init(ignoresScheme:ignoresQueryOrder:matchesRequestBody:headers:)`'s defaults.
         public var matching: HARMatching
         /// What to do when no entry matches (in update mode: when the upstream passes). Default: ``MissingEntryPolicy/fail``.
         public var whenMissing: MissingEntryPolicy

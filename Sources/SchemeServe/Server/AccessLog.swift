@@ -6,7 +6,7 @@
     import SchemeKit
 
     /// One line per request through swift-log: method, path, status, bytes, milliseconds and the
-    /// handler that answered (``SchemeKit/SchemeTask/respondingHandler``, or `guard` for requests the
+    /// handler that answered (`SchemeTask.respondingHandler`, or `guard` for requests the
     /// security checks refused).
     ///
     /// The message is `GET /a.js 200 1234B 0.42ms files`; the same values are attached as metadata

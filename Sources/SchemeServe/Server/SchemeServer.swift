@@ -12,7 +12,7 @@
     import UnixSignals
 
     /// The schemeserve dev server: SwiftNIO's HTTP/1.1 pipeline listening on a loopback port, every
-    /// request translated into an answer of a ``SchemeRegistry`` configured by ``ServeConfiguration``.
+    /// request translated into an answer of a `SchemeRegistry` configured by ``ServeConfiguration``.
     ///
     /// ```swift
     /// var configuration = ServeConfiguration(root: URL(filePath: "Samples/app"))
@@ -23,7 +23,7 @@
     ///
     /// Each connection is an engine adapter of its own: requests the handlers can answer at once
     /// (a cached small file, a 304, a 404) are answered on the connection's event loop; the rest run
-    /// as ``SchemeTask``s whose output streams back to it (see ``SchemeRegistry/immediateResponse(for:)``).
+    /// as `SchemeTask`s whose output streams back to it (see `SchemeRegistry.immediateResponse(for:)`).
     ///
     /// `run` returns after a graceful shutdown: on SIGINT or SIGTERM (or when the calling task is
     /// cancelled) the server stops accepting connections, lets in-flight responses finish for up to

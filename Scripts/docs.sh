@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Builds the DocC documentation of every SchemeKit library with warnings as errors, so a broken
+# symbol link or a malformed article fails. Every trait is on (the engine adapters' sources are
+# trait-gated), in a build folder of its own (.build-docc). swift-docc-plugin is added to the
+# manifest only when SCHEMEKIT_DOCC is set, so a package depending on SchemeKit never resolves it.
+#
+# Usage: bash Scripts/docs.sh [OUTPUT_DIR]     (default: .build-docc/site; one archive per library)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${1:-.build-docc/site}
+libraries=(SchemeKit SchemeKitTesting SchemeKitPackages SchemeServe SchemeKitAsyncHTTPClient
+    SchemeKitWebKitGTK SchemeKitChromium SchemeKitFirefox)
+mkdir -p "$out"
+for library in "${libraries[@]}"; do
+    echo "DocC: $library"
+    SCHEMEKIT_DOCC=1 swift package --enable-all-traits --scratch-path .build-docc \
+        generate-documentation --target "$library" --warnings-as-errors \
+        --output-path "$out/$library" >"/tmp/schemekit-docc-$library.log" 2>&1 || {
+        grep -E -A3 "^(error|warning):" "/tmp/schemekit-docc-$library.log" | head -60 >&2
+        echo "DocC for $library failed (full log: /tmp/schemekit-docc-$library.log)" >&2
+        exit 1
+    }
+done
+echo "Documentation in $out/"
