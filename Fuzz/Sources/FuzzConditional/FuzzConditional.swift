@@ -1,7 +1,7 @@
 import Foundation
 import FuzzSupport
 import HTTPTypes
-import SchemeKit
+@testable import SchemeKit
 
 /// Conditional requests: entity tags and their lists, HTTP dates in the three formats, and the
 /// RFC 9110 §13.2.2 evaluation of the `If-*` fields.

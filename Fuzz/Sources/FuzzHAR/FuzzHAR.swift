@@ -1,7 +1,7 @@
 import Foundation
 import FuzzSupport
-import SchemeKit
-import SchemeKitTesting
+@testable import SchemeKit
+@testable import SchemeKitTesting
 
 /// The HAR reader (`HARArchive(data:)`: Foundation's `JSONDecoder` and the model's `Codable`
 /// conformances, with the errors located by entry), the writer (`JSONEncoder`), and replay's

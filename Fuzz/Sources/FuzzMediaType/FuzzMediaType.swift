@@ -1,5 +1,5 @@
 import FuzzSupport
-import SchemeKit
+@testable import SchemeKit
 
 /// Media types, parsed with WHATWG's "parse a MIME type" and serialised back.
 ///

@@ -1,5 +1,5 @@
 import FuzzSupport
-import SchemeKit
+@testable import SchemeKit
 
 /// `Range` parsing and evaluation against a representation size, then multipart framing.
 ///

@@ -1,7 +1,7 @@
 import Foundation
 import FuzzSupport
 import HTTPTypes
-import SchemeKit
+@testable import SchemeKit
 
 /// `SchemeRequest` built from HTTP parts the way `schemeserve` builds it
 /// (`SchemeResponder`: the configured scheme, the app host, the request target, the method and

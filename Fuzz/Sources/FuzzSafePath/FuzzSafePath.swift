@@ -1,6 +1,6 @@
 import Foundation
 import FuzzSupport
-import SchemeKit
+@testable import SchemeKit
 
 /// `SafeRelativePath`, the one decoder from a URL path to a file under a root.
 ///

@@ -1,6 +1,6 @@
 import Foundation
 import FuzzSupport
-import SchemeKit
+@testable import SchemeKit
 
 /// The WHATWG MIME sniffer.
 ///

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// A HAR 1.2 file (HTTP Archive): what browsers export from their network panels, what
 /// ``HARRecorder`` writes and what ``HARReplayHandler`` answers from.
@@ -14,19 +14,19 @@ public import Foundation
 /// for entry in archive.entries { print(entry.request.method, entry.request.url, entry.response.status) }
 /// let data = try archive.encoded()   // reads back equal: try HARArchive(data: data) == archive
 /// ```
-public struct HARArchive: Sendable, Hashable, Codable {
+package struct HARArchive: Sendable, Hashable, Codable {
     /// The log: creator, pages, entries.
-    public var log: HARLog
+    package var log: HARLog
 
     /// Creates an archive.
     ///
     /// - Parameter log: The log. Default: an empty HAR 1.2 log created by SchemeKit.
-    public init(log: HARLog = HARLog()) {
+    package init(log: HARLog = HARLog()) {
         self.log = log
     }
 
     /// The entries, in order (``HARLog/entries``).
-    public var entries: [HAREntry] {
+    package var entries: [HAREntry] {
         get { log.entries }
         set { log.entries = newValue }
     }
@@ -36,7 +36,7 @@ public struct HARArchive: Sendable, Hashable, Codable {
     /// - Throws: ``HARError`` — `truncated`, `malformedJSON`, `invalidArchive`, `invalidEntry` —
     ///   naming the entry (index, and URL when it was read) and the field or byte offset where the
     ///   problem is; `zipArchive` for Playwright's `.har.zip`, which must be unzipped first.
-    public init(data: Data) throws(HARError) {
+    package init(data: Data) throws(HARError) {
         if data.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
             throw HARError(
                 .zipArchive,
@@ -58,7 +58,7 @@ public struct HARArchive: Sendable, Hashable, Codable {
     ///
     /// - Throws: ``HARError/Kind/readFailed`` when the file cannot be read, and the errors of
     ///   ``init(data:)``.
-    public init(contentsOf url: URL) throws(HARError) {
+    package init(contentsOf url: URL) throws(HARError) {
         let data: Data
         do {
             data = try Data(contentsOf: url)
@@ -69,13 +69,13 @@ public struct HARArchive: Sendable, Hashable, Codable {
     }
 
     /// Reads an archive: a `log` object is required (see ``HARLog/init(from:)``).
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: HARCodingKey.self)
         self.init(log: try container.required("log"))
     }
 
     /// Writes the archive: `{"log": …}`.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: HARCodingKey.self)
         try container.encode(log, forKey: "log")
     }
@@ -85,7 +85,7 @@ public struct HARArchive: Sendable, Hashable, Codable {
     ///
     /// - Throws: ``HARError`` naming the entry and field of a value JSON cannot hold (a number
     ///   that is not finite).
-    public func encoded() throws(HARError) -> Data {
+    package func encoded() throws(HARError) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {
@@ -99,7 +99,7 @@ public struct HARArchive: Sendable, Hashable, Codable {
     /// then renamed over `url`, so a crash leaves the old file or the new one, never a torn one.
     ///
     /// - Throws: ``HARError/Kind/writeFailed``.
-    public func write(to url: URL) throws(HARError) {
+    package func write(to url: URL) throws(HARError) {
         try HARFileIO.writeAtomically(encoded(), to: url)
     }
 }

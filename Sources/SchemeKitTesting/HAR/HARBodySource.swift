@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// Where a recorded body's bytes are: in memory (from `text`, decoded), or in a file beside the
 /// HAR file (`_file`).
@@ -80,7 +80,7 @@ extension HARContent {
     /// - Parameter harFile: The HAR file the content was read from (its directory holds body
     ///   files), or `nil`.
     /// - Throws: ``HARError`` — `invalidBody`, `unsafeBodyFile`, `missingBodyFile`, `readFailed`.
-    public func body(besides harFile: URL?) throws(HARError) -> Data {
+    package func body(besides harFile: URL?) throws(HARError) -> Data {
         try HARBodySource.resolve(
             text: text, encoding: encoding, file: file, expectedSize: file == nil ? nil : size,
             directory: harFile?.deletingLastPathComponent(), field: "response.content"
@@ -94,7 +94,7 @@ extension HARPostData {
     /// (`application/x-www-form-urlencoded`, names and values as recorded).
     ///
     /// - Throws: ``HARError`` — `invalidBody`, `unsafeBodyFile`, `missingBodyFile`, `readFailed`.
-    public func body(besides harFile: URL?) throws(HARError) -> Data {
+    package func body(besides harFile: URL?) throws(HARError) -> Data {
         try source(directory: harFile?.deletingLastPathComponent()).data()
     }
 

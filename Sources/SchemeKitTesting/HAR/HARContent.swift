@@ -4,26 +4,26 @@
 /// is `"base64"`, or a file beside the HAR file named by ``file`` (`_file`, as Playwright writes
 /// it). Browsers often leave ``text`` out (bodies they did not keep); such an entry replays with
 /// an empty body.
-public struct HARContent: Sendable, Hashable {
+package struct HARContent: Sendable, Hashable {
     /// The body's length in bytes as recorded (`-1` or `0` when unknown).
-    public var size: Int
+    package var size: Int
     /// Bytes saved by compression, or `nil`.
-    public var compression: Int?
+    package var compression: Int?
     /// The body's `Content-Type` (`x-unknown` when the browser did not know it).
-    public var mimeType: String
+    package var mimeType: String
     /// The body, as text or base64, or `nil`.
-    public var text: String?
+    package var text: String?
     /// `"base64"` when ``text`` is base64, or `nil`.
-    public var encoding: String?
+    package var encoding: String?
     /// The name of a file beside the HAR file holding the body (field `_file`), or `nil`.
-    public var file: String?
+    package var file: String?
     /// A comment, or `nil`.
-    public var comment: String?
+    package var comment: String?
     /// Fields whose names start with `_` and are not modelled above.
-    public var custom: [String: HARValue]
+    package var custom: [String: HARValue]
 
     /// Creates a response body.
-    public init(
+    package init(
         size: Int, compression: Int? = nil, mimeType: String, text: String? = nil, encoding: String? = nil,
         file: String? = nil, comment: String? = nil, custom: [String: HARValue] = [:]
     ) {
@@ -41,7 +41,7 @@ public struct HARContent: Sendable, Hashable {
 extension HARContent: Codable {
     /// Reads a body; a missing `size` reads as `-1`, a missing `mimeType` as empty; `_file` is
     /// ``file``.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: HARCodingKey.self)
         self.init(
             size: try container.optional("size") ?? -1,
@@ -56,7 +56,7 @@ extension HARContent: Codable {
     }
 
     /// Writes the body, ``file`` as `_file`, custom members included.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: HARCodingKey.self)
         try container.encodeCustom(custom)
         try container.encode(size, forKey: "size")

@@ -1,27 +1,27 @@
 /// A cookie of a HAR request (`Cookie`) or response (`Set-Cookie`). Informational: replay sends
 /// the recorded `Set-Cookie` headers, not these.
-public struct HARCookie: Sendable, Hashable {
+package struct HARCookie: Sendable, Hashable {
     /// The name.
-    public var name: String
+    package var name: String
     /// The value.
-    public var value: String
+    package var value: String
     /// The path, or `nil`.
-    public var path: String?
+    package var path: String?
     /// The domain, or `nil`.
-    public var domain: String?
+    package var domain: String?
     /// The expiry as written (ISO 8601 in HAR 1.2), or `nil`.
-    public var expires: String?
+    package var expires: String?
     /// Whether the cookie is HTTP-only, or `nil` when not recorded.
-    public var httpOnly: Bool?
+    package var httpOnly: Bool?
     /// Whether the cookie is secure-only, or `nil` when not recorded.
-    public var secure: Bool?
+    package var secure: Bool?
     /// `SameSite` (`Strict`, `Lax`, `None`) as Chromium records it, or `nil`.
-    public var sameSite: String?
+    package var sameSite: String?
     /// A comment, or `nil`.
-    public var comment: String?
+    package var comment: String?
 
     /// Creates a cookie.
-    public init(
+    package init(
         name: String, value: String, path: String? = nil, domain: String? = nil, expires: String? = nil,
         httpOnly: Bool? = nil, secure: Bool? = nil, sameSite: String? = nil, comment: String? = nil
     ) {
@@ -40,7 +40,7 @@ public struct HARCookie: Sendable, Hashable {
 extension HARCookie: Codable {
     /// Reads a cookie; a missing `name` or `value` reads as an empty string. (Encoding is
     /// synthesized: every property, `nil` ones left out.)
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: HARCodingKey.self)
         self.init(
             name: try container.optional("name") ?? "",

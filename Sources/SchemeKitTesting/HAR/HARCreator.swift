@@ -1,27 +1,27 @@
 /// The application that wrote a HAR file (`creator`), or the browser it recorded (`browser`).
-public struct HARCreator: Sendable, Hashable {
+package struct HARCreator: Sendable, Hashable {
     /// The name, such as `SchemeKit` or `WebInspector`.
-    public var name: String
+    package var name: String
     /// The version.
-    public var version: String
+    package var version: String
     /// A comment, or `nil`.
-    public var comment: String?
+    package var comment: String?
 
     /// Creates a creator.
-    public init(name: String, version: String, comment: String? = nil) {
+    package init(name: String, version: String, comment: String? = nil) {
         self.name = name
         self.version = version
         self.comment = comment
     }
 
     /// SchemeKit, what ``HARRecorder`` writes.
-    public static let schemeKit = HARCreator(name: "SchemeKit", version: "0.1.0")
+    package static let schemeKit = HARCreator(name: "SchemeKit", version: "0.1.0")
 }
 
 extension HARCreator: Codable {
     /// Reads a creator; a missing `name` or `version` reads as an empty string. (Encoding is
     /// synthesized: every property, `nil` ones left out.)
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: HARCodingKey.self)
         self.init(
             name: try container.optional("name") ?? "", version: try container.optional("version") ?? "",

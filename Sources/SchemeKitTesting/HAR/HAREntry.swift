@@ -1,30 +1,30 @@
 /// One exchange of a HAR file: a request, its response, and when and how long.
-public struct HAREntry: Sendable, Hashable {
+package struct HAREntry: Sendable, Hashable {
     /// The page this request belongs to (an id in ``HARLog/pages``), or `nil`.
-    public var pageref: String?
+    package var pageref: String?
     /// When the request started, ISO 8601 as recorded (`2024-05-01T12:00:00.000Z`).
-    public var startedDateTime: String
+    package var startedDateTime: String
     /// The total time in milliseconds.
-    public var time: Double
+    package var time: Double
     /// The request.
-    public var request: HARRequest
+    package var request: HARRequest
     /// The response.
-    public var response: HARResponse
+    package var response: HARResponse
     /// The `cache` object as recorded, or `nil`.
-    public var cache: HARValue?
+    package var cache: HARValue?
     /// The phases' times.
-    public var timings: HARTimings
+    package var timings: HARTimings
     /// The server's IP address, or `nil`.
-    public var serverIPAddress: String?
+    package var serverIPAddress: String?
     /// The connection's id, or `nil`.
-    public var connection: String?
+    package var connection: String?
     /// A comment, or `nil`.
-    public var comment: String?
+    package var comment: String?
     /// Fields whose names start with `_` (Chromium's `_resourceType`, `_initiator`, `_priority` …).
-    public var custom: [String: HARValue]
+    package var custom: [String: HARValue]
 
     /// Creates an entry.
-    public init(
+    package init(
         pageref: String? = nil, startedDateTime: String, time: Double, request: HARRequest, response: HARResponse,
         cache: HARValue? = nil, timings: HARTimings = HARTimings(), serverIPAddress: String? = nil,
         connection: String? = nil, comment: String? = nil, custom: [String: HARValue] = [:]
@@ -43,16 +43,16 @@ public struct HAREntry: Sendable, Hashable {
     }
 
     /// Chromium's `_resourceType` (`document`, `script`, `fetch`, `image` …), or `nil`.
-    public var resourceType: String? { custom["_resourceType"]?.stringValue }
+    package var resourceType: String? { custom["_resourceType"]?.stringValue }
 
     /// Chromium's `_initiator` (what caused the request: `parser`, `script` with a stack …), or `nil`.
-    public var initiator: HARValue? { custom["_initiator"] }
+    package var initiator: HARValue? { custom["_initiator"] }
 }
 
 extension HAREntry: Codable {
     /// Reads an entry: `request` and `response` are required; missing `timings` read as zero,
     /// `cache` is kept as written (`null` included).
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: HARCodingKey.self)
         self.init(
             pageref: try container.optional("pageref"),
@@ -70,7 +70,7 @@ extension HAREntry: Codable {
     }
 
     /// Writes the entry, custom members included.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: HARCodingKey.self)
         try container.encodeCustom(custom)
         try container.encodeIfPresent(pageref, forKey: "pageref")

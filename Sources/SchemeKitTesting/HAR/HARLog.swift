@@ -1,22 +1,22 @@
 /// The `log` of a HAR file: who wrote it, its pages and its entries.
-public struct HARLog: Sendable, Hashable {
+package struct HARLog: Sendable, Hashable {
     /// The format version, `1.2` for what SchemeKit writes.
-    public var version: String
+    package var version: String
     /// The application that wrote the file.
-    public var creator: HARCreator
+    package var creator: HARCreator
     /// The browser recorded, or `nil`.
-    public var browser: HARCreator?
+    package var browser: HARCreator?
     /// The pages, or `nil` (the field is optional).
-    public var pages: [HARPage]?
+    package var pages: [HARPage]?
     /// The exchanges, in recording order.
-    public var entries: [HAREntry]
+    package var entries: [HAREntry]
     /// A comment, or `nil`.
-    public var comment: String?
+    package var comment: String?
     /// Fields whose names start with `_`.
-    public var custom: [String: HARValue]
+    package var custom: [String: HARValue]
 
     /// Creates a log.
-    public init(
+    package init(
         version: String = "1.2", creator: HARCreator = .schemeKit, browser: HARCreator? = nil,
         pages: [HARPage]? = nil, entries: [HAREntry] = [], comment: String? = nil, custom: [String: HARValue] = [:]
     ) {
@@ -37,7 +37,7 @@ extension HARLog: Codable {
     /// - Throws: `DecodingError` for a log that is not one (no `entries` array, a mistyped field
     ///   outside the entries); ``HARError`` naming the entry — its index, its request URL when it
     ///   has one, the field — for an entry that does not read.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: HARCodingKey.self)
         var elements = try container.nestedUnkeyedContainer(forKey: "entries")
         var entries: [HAREntry] = []
@@ -65,7 +65,7 @@ extension HARLog: Codable {
     }
 
     /// Writes the log, custom members included.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: HARCodingKey.self)
         try container.encodeCustom(custom)
         try container.encode(version, forKey: "version")

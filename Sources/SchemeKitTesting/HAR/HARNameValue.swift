@@ -3,16 +3,16 @@
 /// Headers keep their order and duplicates (two `Set-Cookie`s are two pairs), and their names as
 /// recorded (HTTP/2 recordings have lowercase names; Chromium's also list pseudo-headers such as
 /// `:authority`, which replay skips).
-public struct HARNameValue: Sendable, Hashable {
+package struct HARNameValue: Sendable, Hashable {
     /// The name.
-    public var name: String
+    package var name: String
     /// The value.
-    public var value: String
+    package var value: String
     /// A comment, or `nil`.
-    public var comment: String?
+    package var comment: String?
 
     /// Creates a pair.
-    public init(name: String, value: String, comment: String? = nil) {
+    package init(name: String, value: String, comment: String? = nil) {
         self.name = name
         self.value = value
         self.comment = comment
@@ -22,7 +22,7 @@ public struct HARNameValue: Sendable, Hashable {
 extension HARNameValue: Codable {
     /// Reads a pair; a missing `name` or `value` reads as an empty string. (Encoding is synthesized:
     /// every property, `nil` ones left out.)
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: HARCodingKey.self)
         self.init(
             name: try container.optional("name") ?? "", value: try container.optional("value") ?? "",

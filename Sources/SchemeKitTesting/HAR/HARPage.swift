@@ -1,22 +1,22 @@
 /// A page of a HAR file, as browsers export it; entries refer to it by ``id``.
-public struct HARPage: Sendable, Hashable {
+package struct HARPage: Sendable, Hashable {
     /// When the page started loading, ISO 8601 as recorded.
-    public var startedDateTime: String
+    package var startedDateTime: String
     /// The page's id.
-    public var id: String
+    package var id: String
     /// The page's title.
-    public var title: String
+    package var title: String
     /// `onContentLoad` in milliseconds, or `nil` (`-1` when it did not apply).
-    public var onContentLoad: Double?
+    package var onContentLoad: Double?
     /// `onLoad` in milliseconds, or `nil`.
-    public var onLoad: Double?
+    package var onLoad: Double?
     /// A comment, or `nil`.
-    public var comment: String?
+    package var comment: String?
     /// Fields whose names start with `_`.
-    public var custom: [String: HARValue]
+    package var custom: [String: HARValue]
 
     /// Creates a page.
-    public init(
+    package init(
         startedDateTime: String, id: String, title: String, onContentLoad: Double? = nil, onLoad: Double? = nil,
         comment: String? = nil, custom: [String: HARValue] = [:]
     ) {
@@ -32,7 +32,7 @@ public struct HARPage: Sendable, Hashable {
 
 extension HARPage: Codable {
     /// Reads a page; missing strings read as empty, `pageTimings` may be missing.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: HARCodingKey.self)
         let timings = try container.nested("pageTimings")
         self.init(
@@ -47,7 +47,7 @@ extension HARPage: Codable {
     }
 
     /// Writes the page, `pageTimings` always (HAR 1.2 requires it), custom members included.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: HARCodingKey.self)
         try container.encodeCustom(custom)
         try container.encode(startedDateTime, forKey: "startedDateTime")

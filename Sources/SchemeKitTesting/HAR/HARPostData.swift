@@ -4,37 +4,37 @@
 /// `text`), or a file beside the HAR file (``file``, `_file`, as Playwright and ``HARRecorder``
 /// write large bodies). Binary bodies in ``text`` are base64 with ``encoding`` `"base64"` (the
 /// `_encoding` extension field: HAR 1.2 has no encoding for request bodies).
-public struct HARPostData: Sendable, Hashable {
+package struct HARPostData: Sendable, Hashable {
     /// The body's `Content-Type`.
-    public var mimeType: String
+    package var mimeType: String
     /// The body as text (or base64, see ``encoding``), or `nil`.
-    public var text: String?
+    package var text: String?
     /// `"base64"` when ``text`` is base64 (field `_encoding`), or `nil`.
-    public var encoding: String?
+    package var encoding: String?
     /// Form parameters (`params`); empty when not recorded.
-    public var parameters: [Parameter]
+    package var parameters: [Parameter]
     /// The name of a file beside the HAR file holding the body (field `_file`), or `nil`.
-    public var file: String?
+    package var file: String?
     /// A comment, or `nil`.
-    public var comment: String?
+    package var comment: String?
     /// Fields whose names start with `_` and are not modelled above.
-    public var custom: [String: HARValue]
+    package var custom: [String: HARValue]
 
     /// One form parameter.
-    public struct Parameter: Sendable, Hashable {
+    package struct Parameter: Sendable, Hashable {
         /// The name.
-        public var name: String
+        package var name: String
         /// The value, or `nil` (a file upload may have none).
-        public var value: String?
+        package var value: String?
         /// The uploaded file's name, or `nil`.
-        public var fileName: String?
+        package var fileName: String?
         /// The uploaded file's type, or `nil`.
-        public var contentType: String?
+        package var contentType: String?
         /// A comment, or `nil`.
-        public var comment: String?
+        package var comment: String?
 
         /// Creates a parameter.
-        public init(
+        package init(
             name: String, value: String? = nil, fileName: String? = nil, contentType: String? = nil,
             comment: String? = nil
         ) {
@@ -47,7 +47,7 @@ public struct HARPostData: Sendable, Hashable {
     }
 
     /// Creates a request body.
-    public init(
+    package init(
         mimeType: String, text: String? = nil, encoding: String? = nil, parameters: [Parameter] = [],
         file: String? = nil, comment: String? = nil, custom: [String: HARValue] = [:]
     ) {
@@ -64,7 +64,7 @@ public struct HARPostData: Sendable, Hashable {
 extension HARPostData: Codable {
     /// Reads a request body; a missing `mimeType` reads as empty, missing `params` as none;
     /// `_encoding` is ``encoding`` and `_file` is ``file``.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: HARCodingKey.self)
         self.init(
             mimeType: try container.optional("mimeType") ?? "",
@@ -78,7 +78,7 @@ extension HARPostData: Codable {
     }
 
     /// Writes the request body (`params` only when there are some), custom members included.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: HARCodingKey.self)
         try container.encodeCustom(custom)
         try container.encode(mimeType, forKey: "mimeType")
@@ -93,7 +93,7 @@ extension HARPostData: Codable {
 extension HARPostData.Parameter: Codable {
     /// Reads a form parameter; a missing `name` reads as empty. (Encoding is synthesized: every
     /// property, `nil` ones left out.)
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: HARCodingKey.self)
         self.init(
             name: try container.optional("name") ?? "",

@@ -77,7 +77,7 @@ public struct HARRecorder<Wrapped: SchemeHandler>: SchemeForwardingHandler {
     }
 
     /// The archive as recorded so far.
-    public var archive: HARArchive { store.archive }
+    package var archive: HARArchive { store.archive }
 
     /// Exchanges recorded so far.
     public var recordedCount: Int { store.recorded }

@@ -7,18 +7,20 @@ public struct HARRecordingOptions: Sendable {
     /// The largest request body recorded; a larger one fails the request
     /// (`SchemeRequestBodyTooLarge`). Default: 64 MiB.
     public var maxRequestBodySize: Int
-    /// The `creator` written into a new HAR file. Default: ``HARCreator/schemeKit``.
-    public var creator: HARCreator
+    /// The `creator` written into a new HAR file: SchemeKit.
+    package var creator: HARCreator
     /// The URL written for each request: the registry's (`app://localhost/a.js`), the one the
     /// engine's page used (`.origin(URL(string: "https://app.localhost")!)` for headless Chromium),
     /// or a mapping of your own. Default: ``HARRecordedURL/request``.
     public var url: HARRecordedURL
 
     /// Creates options; the defaults are documented on each property.
-    public init(
-        maxInlineBodySize: Int = 1 << 20, maxRequestBodySize: Int = 64 << 20, creator: HARCreator = .schemeKit,
-        url: HARRecordedURL = .request
-    ) {
+    public init(maxInlineBodySize: Int = 1 << 20, maxRequestBodySize: Int = 64 << 20, url: HARRecordedURL = .request) {
+        self.init(maxInlineBodySize: maxInlineBodySize, maxRequestBodySize: maxRequestBodySize, creator: .schemeKit, url: url)
+    }
+
+    /// Options with another `creator`.
+    package init(maxInlineBodySize: Int, maxRequestBodySize: Int, creator: HARCreator, url: HARRecordedURL) {
         self.maxInlineBodySize = maxInlineBodySize
         self.maxRequestBodySize = maxRequestBodySize
         self.creator = creator

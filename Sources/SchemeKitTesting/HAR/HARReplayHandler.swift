@@ -106,7 +106,7 @@ public struct HARReplayHandler: SchemeHandler {
     /// Replays an archive already in memory; body files are read from `bodyDirectory`.
     ///
     /// - Throws: ``HARError`` naming an entry whose body cannot be resolved.
-    public init(archive: HARArchive, bodyDirectory: URL? = nil, configuration: Configuration = Configuration())
+    package init(archive: HARArchive, bodyDirectory: URL? = nil, configuration: Configuration = Configuration())
         throws(HARError)
     {
         self.init(
@@ -152,14 +152,14 @@ public struct HARReplayHandler: SchemeHandler {
     public var name: String { configuration.name }
 
     /// The archive replayed (in update mode, with the entries recorded since).
-    public var archive: HARArchive { store.archive }
+    package var archive: HARArchive { store.archive }
 
     /// In update mode, the entries recorded so far; 0 otherwise.
     public var recordedCount: Int { store.recorded }
 
     /// The entry that would answer `request` (with `body` as its body), or `nil`: the matching
     /// rules of ``HARMatching``, without answering.
-    public func entry(for request: SchemeRequest, body: Data? = nil) -> HAREntry? {
+    package func entry(for request: SchemeRequest, body: Data? = nil) -> HAREntry? {
         guard let match = matcher().select(request, body: body, from: store.entries) else { return nil }
         return store.archive.entries[match.index]
     }

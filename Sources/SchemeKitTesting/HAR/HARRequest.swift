@@ -1,30 +1,30 @@
 /// The request of a HAR entry.
-public struct HARRequest: Sendable, Hashable {
+package struct HARRequest: Sendable, Hashable {
     /// The method, such as `GET`.
-    public var method: String
+    package var method: String
     /// The absolute URL, query included.
-    public var url: String
+    package var url: String
     /// The protocol, such as `HTTP/1.1` or `h2`.
-    public var httpVersion: String
+    package var httpVersion: String
     /// The cookies sent.
-    public var cookies: [HARCookie]
+    package var cookies: [HARCookie]
     /// The header fields, in order, duplicates kept.
-    public var headers: [HARNameValue]
+    package var headers: [HARNameValue]
     /// The query parameters.
-    public var queryString: [HARNameValue]
+    package var queryString: [HARNameValue]
     /// The body, or `nil`.
-    public var postData: HARPostData?
+    package var postData: HARPostData?
     /// The head's size in bytes, `-1` when unknown.
-    public var headersSize: Int
+    package var headersSize: Int
     /// The body's size in bytes, `-1` when unknown.
-    public var bodySize: Int
+    package var bodySize: Int
     /// A comment, or `nil`.
-    public var comment: String?
+    package var comment: String?
     /// Fields whose names start with `_`.
-    public var custom: [String: HARValue]
+    package var custom: [String: HARValue]
 
     /// Creates a request.
-    public init(
+    package init(
         method: String, url: String, httpVersion: String = "HTTP/1.1", cookies: [HARCookie] = [],
         headers: [HARNameValue] = [], queryString: [HARNameValue] = [], postData: HARPostData? = nil,
         headersSize: Int = -1, bodySize: Int = 0, comment: String? = nil, custom: [String: HARValue] = [:]
@@ -46,7 +46,7 @@ public struct HARRequest: Sendable, Hashable {
 extension HARRequest: Codable {
     /// Reads a request: `method` and `url` are required; missing lists read as empty, missing sizes
     /// as `-1`.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: HARCodingKey.self)
         self.init(
             method: try container.required("method"),
@@ -64,7 +64,7 @@ extension HARRequest: Codable {
     }
 
     /// Writes the request, every list even when empty (HAR 1.2 requires them), custom members included.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: HARCodingKey.self)
         try container.encodeCustom(custom)
         try container.encode(method, forKey: "method")

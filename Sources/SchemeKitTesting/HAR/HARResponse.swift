@@ -2,32 +2,32 @@
 ///
 /// A status below 100 (Chromium writes 0, with `_error`, for a request that failed in the
 /// network) replays as a task failure.
-public struct HARResponse: Sendable, Hashable {
+package struct HARResponse: Sendable, Hashable {
     /// The status code.
-    public var status: Int
+    package var status: Int
     /// The reason phrase (often empty for HTTP/2).
-    public var statusText: String
+    package var statusText: String
     /// The protocol, such as `HTTP/1.1` or `h2`.
-    public var httpVersion: String
+    package var httpVersion: String
     /// The cookies set.
-    public var cookies: [HARCookie]
+    package var cookies: [HARCookie]
     /// The header fields, in order, duplicates kept.
-    public var headers: [HARNameValue]
+    package var headers: [HARNameValue]
     /// The body.
-    public var content: HARContent
+    package var content: HARContent
     /// The `Location` of a redirect, or an empty string.
-    public var redirectURL: String
+    package var redirectURL: String
     /// The head's size in bytes, `-1` when unknown.
-    public var headersSize: Int
+    package var headersSize: Int
     /// The body's size on the wire, `-1` when unknown.
-    public var bodySize: Int
+    package var bodySize: Int
     /// A comment, or `nil`.
-    public var comment: String?
+    package var comment: String?
     /// Fields whose names start with `_` (Chromium's `_transferSize`, `_error` …).
-    public var custom: [String: HARValue]
+    package var custom: [String: HARValue]
 
     /// Creates a response.
-    public init(
+    package init(
         status: Int, statusText: String = "", httpVersion: String = "HTTP/1.1", cookies: [HARCookie] = [],
         headers: [HARNameValue] = [], content: HARContent, redirectURL: String = "", headersSize: Int = -1,
         bodySize: Int = -1, comment: String? = nil, custom: [String: HARValue] = [:]
@@ -46,7 +46,7 @@ public struct HARResponse: Sendable, Hashable {
     }
 
     /// Chromium's `_transferSize`: bytes received on the wire, head included, or `nil`.
-    public var transferSize: Int? {
+    package var transferSize: Int? {
         custom["_transferSize"]?.numberValue.flatMap { Int(exactly: $0) }
     }
 }
@@ -54,7 +54,7 @@ public struct HARResponse: Sendable, Hashable {
 extension HARResponse: Codable {
     /// Reads a response: an integer `status` is required; missing lists read as empty, missing
     /// sizes as `-1`, a missing `content` as an empty body of unknown size.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: HARCodingKey.self)
         self.init(
             status: try container.required("status"),
@@ -72,7 +72,7 @@ extension HARResponse: Codable {
     }
 
     /// Writes the response, every list even when empty (HAR 1.2 requires them), custom members included.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: HARCodingKey.self)
         try container.encodeCustom(custom)
         try container.encode(status, forKey: "status")

@@ -1,27 +1,27 @@
 /// How long each phase of a HAR entry took, in milliseconds; `-1` where a phase does not apply
 /// (as browsers write for a reused connection's `dns` and `connect`).
-public struct HARTimings: Sendable, Hashable {
+package struct HARTimings: Sendable, Hashable {
     /// Time in a queue before the request went out, or `nil`.
-    public var blocked: Double?
+    package var blocked: Double?
     /// DNS resolution, or `nil`.
-    public var dns: Double?
+    package var dns: Double?
     /// Connecting (TLS included), or `nil`.
-    public var connect: Double?
+    package var connect: Double?
     /// Sending the request.
-    public var send: Double
+    package var send: Double
     /// Waiting for the response head.
-    public var wait: Double
+    package var wait: Double
     /// Receiving the body.
-    public var receive: Double
+    package var receive: Double
     /// The TLS handshake, or `nil`.
-    public var ssl: Double?
+    package var ssl: Double?
     /// A comment, or `nil`.
-    public var comment: String?
+    package var comment: String?
     /// Fields whose names start with `_` (Chromium's `_blocked_queueing`, `_workerStart` …).
-    public var custom: [String: HARValue]
+    package var custom: [String: HARValue]
 
     /// Creates timings.
-    public init(
+    package init(
         blocked: Double? = nil, dns: Double? = nil, connect: Double? = nil, send: Double = 0, wait: Double = 0,
         receive: Double = 0, ssl: Double? = nil, comment: String? = nil, custom: [String: HARValue] = [:]
     ) {
@@ -39,7 +39,7 @@ public struct HARTimings: Sendable, Hashable {
 
 extension HARTimings: Codable {
     /// Reads timings; a missing `send`, `wait` or `receive` reads as 0.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: HARCodingKey.self)
         self.init(
             blocked: try container.optional("blocked"),
@@ -55,7 +55,7 @@ extension HARTimings: Codable {
     }
 
     /// Writes the timings, custom members included.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: HARCodingKey.self)
         try container.encodeCustom(custom)
         try container.encodeIfPresent(blocked, forKey: "blocked")

@@ -4,7 +4,7 @@
 ///
 /// Numbers are `Double`s (JSON's own model); non-finite numbers never occur (the reader refuses
 /// them, and encoding one throws). Objects are unordered.
-public enum HARValue: Sendable, Hashable, Codable {
+package enum HARValue: Sendable, Hashable, Codable {
     /// `null`.
     case null
     /// `true` or `false`.
@@ -19,31 +19,31 @@ public enum HARValue: Sendable, Hashable, Codable {
     case object([String: HARValue])
 
     /// The string, if this is one.
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let value) = self { return value }
         return nil
     }
 
     /// The number, if this is one.
-    public var numberValue: Double? {
+    package var numberValue: Double? {
         if case .number(let value) = self { return value }
         return nil
     }
 
     /// The members, if this is an object.
-    public var objectValue: [String: HARValue]? {
+    package var objectValue: [String: HARValue]? {
         if case .object(let value) = self { return value }
         return nil
     }
 
     /// The elements, if this is an array.
-    public var arrayValue: [HARValue]? {
+    package var arrayValue: [HARValue]? {
         if case .array(let value) = self { return value }
         return nil
     }
 
     /// The member `key` of an object; `nil` for a missing key or a value that is not an object.
-    public subscript(key: String) -> HARValue? {
+    package subscript(key: String) -> HARValue? {
         objectValue?[key]
     }
 
@@ -51,7 +51,7 @@ public enum HARValue: Sendable, Hashable, Codable {
     ///
     /// - Throws: `DecodingError` naming the value's path when it cannot be represented: a number
     ///   out of `Double`'s range, a string with a lone surrogate.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -88,7 +88,7 @@ public enum HARValue: Sendable, Hashable, Codable {
     /// Writes the value as JSON.
     ///
     /// - Throws: `EncodingError` for a number that is not finite.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()

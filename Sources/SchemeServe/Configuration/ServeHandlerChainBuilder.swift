@@ -1,7 +1,7 @@
 // Built with the package trait `Server` (on by default); without it the module is empty.
 #if Server
     import Foundation
-    public import SchemeKit
+    package import SchemeKit
 
     /// Builds the handler chain a ``ServeConfiguration`` describes:
     ///
@@ -17,14 +17,14 @@
     /// ``ServeHandlerFactories``. ``ServeConfiguration/headerRules`` are not part of the chain:
     /// ``SchemeServer`` applies them to every response after its own fields, so they can set or
     /// remove those too.
-    public struct ServeHandlerChainBuilder: Sendable {
+    package struct ServeHandlerChainBuilder: Sendable {
         /// The configuration to build from.
-        public var configuration: ServeConfiguration
+        package var configuration: ServeConfiguration
         /// Where the resource handlers come from. Default: ``ServeHandlerFactories/standard``.
-        public var factories: ServeHandlerFactories
+        package var factories: ServeHandlerFactories
 
         /// Creates a builder.
-        public init(configuration: ServeConfiguration, factories: ServeHandlerFactories = .standard) {
+        package init(configuration: ServeConfiguration, factories: ServeHandlerFactories = .standard) {
             self.configuration = configuration
             self.factories = factories
         }
@@ -34,7 +34,7 @@
         /// - Throws: ``ServeError`` when the root (or what ``ServeConfiguration/rootProvider`` returns
         ///   now) is not a directory, the provider fails, or an option needs a handler the factories do
         ///   not provide.
-        public func build() throws -> SchemeHandlerChain {
+        package func build() throws -> SchemeHandlerChain {
             let root: URL
             if let provider = configuration.rootProvider {
                 // A dynamic root: check what it returns now.
@@ -79,7 +79,7 @@
         }
 
         /// Builds a registry with the chain registered for the configuration's scheme and host.
-        public func buildRegistry() throws -> SchemeRegistry {
+        package func buildRegistry() throws -> SchemeRegistry {
             let registry = SchemeRegistry()
             do {
                 try registry.register(try build(), for: configuration.scheme)

@@ -6,7 +6,7 @@
 
     /// Where the resource handlers come from: the seam between schemeserve and SchemeKit's handlers.
     ///
-    /// ``ServeHandlerChainBuilder`` asks these factories for the file handler, the image cache and
+    /// `ServeHandlerChainBuilder` asks these factories for the file handler, the image cache and
     /// the network fallback, and chains them. Everything about files (dotfiles, precompressed
     /// siblings, the small-file body cache, traversal safety) is the file handler's, configured
     /// through ``FileOptions``. Swap a factory to serve through another implementation;

@@ -1,6 +1,6 @@
 // Built with the package trait `Server` (on by default); without it the module is empty.
 #if Server
-    public import HTTPTypes
+    package import HTTPTypes
     import SchemeKit
 
     /// The checks every request passes before it reaches the handlers: the request target, the
@@ -8,13 +8,13 @@
     ///
     /// Pure and table-tested; ``SchemeServer`` applies it first, so a rejected request never reaches
     /// a handler.
-    public struct RequestGuard: Sendable {
+    package struct RequestGuard: Sendable {
         /// Why a request was refused, with the status it gets.
-        public struct Rejection: Sendable, Equatable {
+        package struct Rejection: Sendable, Equatable {
             /// The status: 400 for a malformed target, 403 for a refused host or cross-site load.
-            public let status: HTTPResponse.Status
+            package let status: HTTPResponse.Status
             /// A short, path-free message for the body.
-            public let message: String
+            package let message: String
         }
 
         private let allowedHosts: Set<String>
@@ -22,7 +22,7 @@
 
         /// Creates a guard that also answers the given host names (`*.example.test` allows
         /// subdomains) and the bind address when it is a specific address.
-        public init(allowedHosts: [String] = [], bindAddress: String? = nil) {
+        package init(allowedHosts: [String] = [], bindAddress: String? = nil) {
             var exact: Set<String> = ["localhost", "127.0.0.1", "[::1]"]
             var suffixes = [".localhost"]
             for host in allowedHosts {
@@ -42,7 +42,7 @@
         }
 
         /// Checks a request head; `nil` when it may proceed.
-        public func check(_ head: HTTPRequest) -> Rejection? {
+        package func check(_ head: HTTPRequest) -> Rejection? {
             if let rejection = Self.checkTarget(head.path ?? "") { return rejection }
             guard let authority = head.authority, isAllowed(host: authority) else {
                 return Rejection(status: .forbidden, message: "Forbidden: host not allowed\n")
@@ -58,7 +58,7 @@
 
         /// Rejects targets with a fragment, a NUL (raw or `%00`), control characters or spaces, and
         /// targets that are not in origin form.
-        public static func checkTarget(_ target: String) -> Rejection? {
+        package static func checkTarget(_ target: String) -> Rejection? {
             let bad = Rejection(status: .badRequest, message: "Bad Request\n")
             guard target.utf8.first == UInt8(ascii: "/") else { return bad }
             var previous: (UInt8, UInt8) = (0, 0)
@@ -134,7 +134,7 @@
         }
 
         /// Whether a `Host` value (port ignored) is answered.
-        public func isAllowed(host authority: String) -> Bool {
+        package func isAllowed(host authority: String) -> Bool {
             let name = Self.normalise(authority)
             if allowedHosts.contains(name) { return true }
             return allowedSuffixes.contains { name.hasSuffix($0) && name.count > $0.count }

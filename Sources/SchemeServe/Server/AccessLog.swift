@@ -1,8 +1,8 @@
 // Built with the package trait `Server` (on by default); without it the module is empty.
 #if Server
     import Foundation
-    public import HTTPTypes
-    public import Logging
+    package import HTTPTypes
+    package import Logging
     import SchemeKit
 
     /// One line per request through swift-log: method, path, status, bytes, milliseconds and the
@@ -18,11 +18,11 @@
     /// and hands them to the logger, whose handler may block on a slow standard error without
     /// slowing a single response. When the queue is full (standard error blocked for long), records
     /// are dropped and counted (``droppedCount``); the next line logged says how many were lost.
-    public final class AccessLog: Sendable {
+    package final class AccessLog: Sendable {
         /// The logger the lines go to, at `.info`.
-        public let logger: Logger
+        package let logger: Logger
         /// The most records waiting for the log's thread; more are dropped. Default: 16,384.
-        public let capacity: Int
+        package let capacity: Int
 
         private struct Record {
             var method: HTTPRequest.Method
@@ -54,7 +54,7 @@
         /// - Parameters:
         ///   - logger: Where lines go, at `.info`; nothing is recorded when its level is above `.info`.
         ///   - capacity: The most records waiting to be written. Default: 16,384.
-        public init(logger: Logger, capacity: Int = 16_384) {
+        package init(logger: Logger, capacity: Int = 16_384) {
             self.logger = logger
             self.capacity = max(1, capacity)
             self.enabled = logger.logLevel <= .info
@@ -72,7 +72,7 @@
         }
 
         /// Records one request; returns at once (see the type's discussion).
-        public func record(
+        package func record(
             method: HTTPRequest.Method,
             target: String,
             status: Int,
@@ -99,11 +99,11 @@
         }
 
         /// Records dropped so far because the queue was full.
-        public var droppedCount: Int { queue.withLock { $0.droppedTotal } }
+        package var droppedCount: Int { queue.withLock { $0.droppedTotal } }
 
         /// Returns once every record made before the call has been handed to the logger (or the
         /// log was stopped). For tests and shutdown.
-        public func flush() {
+        package func flush() {
             guard enabled else { return }
             while !queue.withLock({ $0.records.isEmpty && $0.dropped == 0 && !$0.writing || $0.stopped }) {
                 usleep(1000)
