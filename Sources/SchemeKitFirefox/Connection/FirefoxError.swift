@@ -30,7 +30,9 @@
             public static let connectFailed = Code(.connectFailed)
             /// Something did not happen within its time limit.
             public static let timedOut = Code(.timedOut)
-            /// A response body is larger than what one message may carry; the message names the limit.
+            /// A body is over a limit: a response body larger than what one message may carry, or a
+            /// request body over ``FirefoxAdapterConfiguration/maximumRequestBodySize``; the message
+            /// names the limit and the setting.
             public static let bodyTooLarge = Code(.bodyTooLarge)
             /// A command (or a message from Firefox) is over the connection's maximum message size.
             public static let messageTooLarge = Code(.messageTooLarge)
