@@ -21,7 +21,7 @@
 
             /// Firefox exited or the WebSocket closed; every pending and later command throws this.
             public static let disconnected = Code(.disconnected)
-            /// Firefox answered a command with an error (``FirefoxError/protocolError`` names it,
+            /// Firefox answered a command with an error (the description names it,
             /// such as `no such request`).
             public static let protocolError = Code(.protocolError)
             /// Firefox could not be started, or did not print its WebDriver BiDi address in time.
@@ -50,10 +50,10 @@
         /// A human-readable detail.
         public var message: String
         /// For ``Code/protocolError``: WebDriver BiDi's error code (`no such request`, `invalid argument`).
-        public var protocolError: String?
+        package var protocolError: String?
 
         /// Creates an error.
-        public init(_ code: Code, _ message: String, protocolError: String? = nil) {
+        package init(_ code: Code, _ message: String, protocolError: String? = nil) {
             self.code = code
             self.message = message
             self.protocolError = protocolError

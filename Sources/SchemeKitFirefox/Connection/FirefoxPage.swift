@@ -15,7 +15,7 @@
     /// A page is a ``SchemeKit/PoolableSession`` (see ``FirefoxBrowser/makePagePool(configuration:)``).
     public final class FirefoxPage: Sendable {
         /// The browsing context's id.
-        public let context: String
+        package let context: String
         /// The browser the page belongs to.
         public let browser: FirefoxBrowser
         package var connection: FirefoxConnection { browser.connection }
