@@ -177,6 +177,24 @@
             await session.tearDown()
         }
 
+        /// Destroying the view in the middle of a POST stops its task and the read of its body: work
+        /// that still reads the body (in a task the stop does not cancel) gets `CancellationError`
+        /// short of the end, instead of the whole body.
+        @Test func aStopMidBodyStopsTheReadThroughTheAdapter() async throws {
+            let harness = try WebKitHarness.get()
+            let session = try await harness.makeSession()
+            try await withTimeout(20, "loading the page") { try await session.load("app://echo/page.html") }
+            let size = 16 << 20
+            _ = try await session.evaluate(
+                "fetch('/slowread', {method: 'POST', body: new Uint8Array(\(size))}).catch(() => {}); true")
+            #expect(await eventually(10) { harness.echo.slowRead.withLock { $0.bytes } >= 256 << 10 })
+            await session.tearDown()
+            #expect(await eventually(10) { harness.echo.slowRead.withLock { $0.outcome } != nil })
+            let (bytes, outcome) = harness.echo.slowRead.withLock { $0 }
+            #expect(outcome == "cancelled", "the body's reader was stopped (\(outcome ?? "-"))")
+            #expect(bytes < size, "read \(bytes) of \(size) bytes")
+        }
+
         /// A POST body past the adapter's ``WebKitSchemeAdapter/maximumRequestBodySize`` fails its
         /// task with the typed error (the handler sees it, the request fails in the page).
         @Test func aPOSTPastTheAdaptersLimitFailsTheTask() async throws {

@@ -4,7 +4,7 @@
     import Dispatch
     import Foundation
     import HTTPTypes
-    import SchemeKit
+    @testable import SchemeKit
     import SchemeKitWebKitGTK
     import Synchronization
 
@@ -289,11 +289,38 @@
         /// The errors bodies failed with, in order.
         var errors: [WebKitGTKError] { record.withLock { $0 } }
 
+        /// What the reader of the last `/slowread` body got: its bytes, and how it ended (`nil` while
+        /// it reads).
+        let slowRead = Locked<(bytes: Int, outcome: String?)>((0, nil))
+
         func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome {
             if request.path == "/page.html" {
                 let html = "<!doctype html><title>echo</title>"
                 try await writer.respond(.ok, mimeType: "text/html", body: Data(html.utf8))
                 return .handled
+            }
+            if request.path == "/slowread" {
+                // The body goes to work a stop does not cancel (a task of its own), read slowly;
+                // the handler waits until it is stopped.
+                slowRead.withLock { $0 = (0, nil) }
+                guard case .stream(let chunks) = request.body.storage else {
+                    throw CocoaError(.fileReadUnknown)
+                }
+                Task.detached { [slowRead] in
+                    var outcome = "ended"
+                    do {
+                        for try await chunk in chunks {
+                            slowRead.withLock { $0.bytes += chunk.count }
+                            try? await Task.sleep(for: .milliseconds(10))
+                        }
+                    } catch is CancellationError {
+                        outcome = "cancelled"
+                    } catch {
+                        outcome = "\(error)"
+                    }
+                    slowRead.withLock { $0.outcome = outcome }
+                }
+                while true { try await Task.sleep(for: .seconds(1)) }
             }
             let body: Data
             do {
