@@ -5,7 +5,7 @@
         enum Code: Hashable, Sendable {
             case noDisplay, loadFailed, javaScript, snapshot, webProcessTerminated, timedOut, sessionClosed,
                 websiteData,
-                invalidRequest, print
+                invalidRequest, print, requestBodyTooLarge
         }
 
         let code: Code
@@ -38,6 +38,15 @@
         /// a URI that does not parse); the request fails with this message.
         public static func invalidRequest(_ message: String) -> WebKitGTKError {
             WebKitGTKError(.invalidRequest, message)
+        }
+        /// A request body is larger than ``WebKitSchemeAdapter/maximumRequestBodySize`` (`limit`
+        /// bytes): reading it stops there, and the handler reading it gets this error, which fails
+        /// its task. The message names the setting. Compare kinds with ``isKind(of:)``.
+        public static func requestBodyTooLarge(limit: Int) -> WebKitGTKError {
+            WebKitGTKError(
+                .requestBodyTooLarge,
+                "the request body is larger than \(limit) bytes, the adapter's maximumRequestBodySize "
+                    + "(WebKitSchemeAdapter(maximumRequestBodySize:))")
         }
         /// An operation did not complete in time.
         public static func timedOut(_ message: String) -> WebKitGTKError { WebKitGTKError(.timedOut, message) }

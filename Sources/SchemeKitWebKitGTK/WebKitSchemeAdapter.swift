@@ -38,6 +38,11 @@
         public let executor: GLibExecutor
         /// Body bytes buffered per response before the handler waits. Default: 256 KiB.
         public let bufferCapacity: Int
+        /// The largest request body (a `POST`'s, in bytes) a handler can read. Bodies are read as the
+        /// handler asks, at most 256 KiB ahead of it, so a slow handler pauses the upload; past this
+        /// size reading stops and the handler's read throws ``WebKitGTKError/requestBodyTooLarge(limit:)``
+        /// (naming this setting), which fails its task. Default: 32 MiB.
+        public let maximumRequestBodySize: Int
         /// The web context the schemes are registered on.
         public nonisolated(unsafe) let context: OpaquePointer
 
@@ -78,6 +83,8 @@
         ///     Default: `nil`, WebKit's default context (the one views use unless given another).
         ///   - executor: The executor of the main context `context` lives on.
         ///   - bufferCapacity: Bytes buffered per response before the handler waits. Default: 256 KiB.
+        ///   - maximumRequestBodySize: The largest request body a handler can read (see
+        ///     ``maximumRequestBodySize``). Default: 32 MiB.
         ///   - mediaExtension: The built `libSchemeKitWebKitGTKMedia.so`, or `nil` for no media on the
         ///     registry's schemes. Default: ``defaultMediaExtension``, found next to the executable
         ///     (where SwiftPM builds it when the executable depends on the product).
@@ -86,6 +93,7 @@
             context: OpaquePointer? = nil,
             executor: GLibExecutor,
             bufferCapacity: Int = 256 << 10,
+            maximumRequestBodySize: Int = 32 << 20,
             mediaExtension: URL? = WebKitSchemeAdapter.defaultMediaExtension
         ) {
             let context = context ?? webkit_web_context_get_default()!
@@ -93,6 +101,7 @@
             self.context = context
             self.executor = executor
             self.bufferCapacity = max(8 << 10, bufferCapacity)
+            self.maximumRequestBodySize = max(0, maximumRequestBodySize)
             let security = webkit_web_context_get_security_manager(context)
             for scheme in registry.schemes {
                 webkit_web_context_register_uri_scheme(
@@ -219,20 +228,26 @@
                 }
             }
             var body = SchemeRequestBody.empty
+            var bodyReader: RequestBodyReader?
             if let stream = webkit_uri_scheme_request_get_http_body(request) {
-                body = .stream(RequestBodyReader.read(stream, executor: executor))
+                let reader = RequestBodyReader(stream, executor: executor, limit: maximumRequestBodySize)
+                reader.start()
+                body = .stream(reader.body)
+                bodyReader = reader
             }
             let schemeRequest: SchemeRequest
             do {
                 schemeRequest = try Self.schemeRequest(uri: uri, method: method, headerFields: fields, body: body)
             } catch {
+                bodyReader?.stop()
                 let gerror = g_error_new_literal(
                     schemekit_io_error_quark(), gint(G_IO_ERROR_INVALID_ARGUMENT.rawValue), String(describing: error))
                 webkit_uri_scheme_request_finish_error(request, gerror)
                 g_error_free(gerror)
                 return
             }
-            let sink = WebKitSchemeSink(request: request, url: uri, schemeRequest: schemeRequest, adapter: self)
+            let sink = WebKitSchemeSink(
+                request: request, url: uri, schemeRequest: schemeRequest, bodyReader: bodyReader, adapter: self)
             let view = webkit_uri_scheme_request_get_web_view(request).map { UnsafeMutableRawPointer($0) }
             let address = view.map { UInt(bitPattern: $0) }
             state.withLock { $0.live[ObjectIdentifier(sink)] = LiveSink(sink: sink, view: address) }

@@ -36,8 +36,13 @@
         private let shared = Locked(Shared())
         private let logged = Atomic<Bool>(false)
         private let bufferCapacity: Int
+        /// The reader of the request's body, if it has one: stopped when the task ends or is stopped.
+        private let bodyReader: RequestBodyReader?
 
-        init(request: OpaquePointer, url: String, schemeRequest: SchemeRequest, adapter: WebKitSchemeAdapter) {
+        init(
+            request: OpaquePointer, url: String, schemeRequest: SchemeRequest, bodyReader: RequestBodyReader?,
+            adapter: WebKitSchemeAdapter
+        ) {
             g_object_ref(UnsafeMutableRawPointer(request))
             self.request = request
             self.adapter = adapter
@@ -46,6 +51,7 @@
             self.path = schemeRequest.path
             self.method = schemeRequest.method.rawValue
             self.bufferCapacity = adapter.bufferCapacity
+            self.bodyReader = bodyReader
         }
 
         /// Binds the task this sink serves, for stops coming from the stream.
@@ -128,6 +134,7 @@
         func stoppedByEngine() {
             let task = shared.withLock { $0.task }
             task?.stop()
+            bodyReader?.stop()
             glib.execute {
                 self.pipe?.stop()
                 self.release()
@@ -144,6 +151,8 @@
 
         private func record(_ outcome: String) {
             guard !logged.exchange(true, ordering: .relaxed) else { return }
+            // The task ended: nothing reads the request body any more.
+            bodyReader?.stop()
             // The task ended: let go of it, which breaks the task → sink → task cycle.
             let (task, status, pipe) = shared.withLock { shared in
                 defer { shared.task = nil }

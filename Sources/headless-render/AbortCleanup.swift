@@ -2,20 +2,20 @@
 #if WebKitGTK || Chromium || Firefox
     import Dispatch
     import Foundation
-    import Synchronization
+    import SchemeKit
 
     /// What must happen even when `headless-render` gives up early (`--timeout`, SIGINT, SIGTERM):
     /// ending the WebDriver BiDi session of an attached Firefox (Firefox keeps a session whose
     /// client went away, and refuses every new one until it restarts), stopping a browser this
     /// command started.
     enum AbortCleanup {
-        private static let actions = Mutex<[Int: @Sendable () async -> Void]>([:])
-        private static let abortCode = Mutex<Int32?>(nil)
+        private static let actions = Locked<[Int: @Sendable () async -> Void]>([:])
+        private static let abortCode = Locked<Int32?>(nil)
 
         /// The exit status of an abort under way, if one is: then only the aborting thread ends
         /// the process (see ``HeadlessRender/exitNow(_:)``), after its cleanup.
         static var aborting: Int32? { abortCode.withLock { $0 } }
-        private static let nextKey = Mutex(0)
+        private static let nextKey = Locked(0)
         /// Set once, by ``installSignalHandlers()`` on the main thread, and kept for the process's life.
         nonisolated(unsafe) private static var signalSources: [any DispatchSourceSignal] = []
 
@@ -49,20 +49,20 @@
 
         /// Runs every registered action, waiting at most `limit` for all of them; blocks the calling
         /// thread (never a thread of Swift's cooperative pool: the timer's or a signal's).
-        static func run(limit: DispatchTimeInterval = .seconds(3)) {
+        static func run(limit: Duration = .seconds(3)) {
             let pending = actions.withLock { actions in
                 defer { actions = [:] }
                 return Array(actions.values)
             }
             guard !pending.isEmpty else { return }
-            let done = DispatchSemaphore(value: 0)
+            let done = ConditionLock(false)
             Task {
                 await withTaskGroup(of: Void.self) { group in
                     for action in pending { group.addTask { await action() } }
                 }
-                done.signal()
+                done.withLock { $0 = true }
             }
-            _ = done.wait(timeout: .now() + limit)
+            _ = done.wait(timeout: limit) { $0 ? () : nil }
         }
 
         /// On SIGINT and SIGTERM: run the actions, then exit with 128 + the signal's number.

@@ -73,7 +73,7 @@
                 FileHandle.standardError.write(Data("headless-render: --eval threw: \(error)\n".utf8))
                 status = 1
             } else if options.eval != nil {
-                report.eval = result.valueJSON ?? "null"
+                report.eval = (result.value ?? .null).description
             }
             if let path = options.screenshot, let snapshot = result.snapshot {
                 try snapshot.write(to: URL(fileURLWithPath: path))

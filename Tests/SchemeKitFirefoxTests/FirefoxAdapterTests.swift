@@ -17,11 +17,12 @@
             }
             defer { Task { await harness.close() } }
             try await harness.page.navigate(to: "https://app.localhost/index.html")
-            let report = try await harness.page.evaluate("window.sampleReport", as: SampleReport.self)
+            let report = try await harness.page.evaluate("window.sampleReport").decode(as: SampleReport.self)
             #expect(report.allPassed, "\(report)")
-            #expect(try await harness.page.evaluate("document.title", as: String.self) == "sample:ok")
-            #expect(try await harness.page.evaluate("isSecureContext", as: Bool.self))
-            #expect(try await harness.page.evaluate("location.origin", as: String.self) == "https://app.localhost")
+            #expect(try await harness.page.evaluate("document.title").decode(as: String.self) == "sample:ok")
+            #expect(try await harness.page.evaluate("isSecureContext").decode(as: Bool.self))
+            #expect(
+                try await harness.page.evaluate("location.origin").decode(as: String.self) == "https://app.localhost")
             #expect(harness.adapter.statistics.provided >= 10, "\(harness.adapter.statistics)")
             #expect(await FirefoxHarness.eventually { harness.registry.metrics.live == 0 })
             await harness.close()
@@ -42,7 +43,7 @@
                 for await record in records where record.url.hasSuffix("clip.webm") { ranges.append(record) }
                 return ranges
             }
-            let result = try await harness.page.evaluateJSON(
+            let result = try await harness.page.evaluate(
                 """
                 (async () => {
                   const video = document.createElement('video');
@@ -64,7 +65,7 @@
                 var seeked: Double
                 var readyAfterSeek: Int
             }
-            let outcome = try JSONDecoder().decode(Outcome.self, from: Data(result.utf8))
+            let outcome = try result.decode(as: Outcome.self)
             #expect(outcome.ready >= 2 && outcome.duration > 0 && outcome.seeked > 0, "\(result)")
             try await Task.sleep(for: .milliseconds(200))
             collected.cancel()
@@ -82,29 +83,29 @@
             }
             defer { Task { await harness.close() } }
             try await harness.openOrigin("/index.html")
-            let range = try await harness.page.evaluateJSON(
+            let range = try await harness.page.evaluate(
                 """
                 fetch('/img/mandelbrot.jpg', {headers: {Range: 'bytes=100-199'}, cache: 'no-store'})
                   .then(async r => [r.status, (await r.arrayBuffer()).byteLength, r.headers.get('content-range')])
                 """)
-            #expect(range == #"[206,100,"bytes 100-199/11288"]"#)
-            let unsatisfiable = try await harness.page.evaluateJSON(
+            #expect(range.description == #"[206,100,"bytes 100-199/11288"]"#)
+            let unsatisfiable = try await harness.page.evaluate(
                 """
                 fetch('/img/mandelbrot.jpg', {headers: {Range: 'bytes=999999-'}, cache: 'no-store'})
                   .then(r => [r.status, r.headers.get('content-range')])
                 """)
-            #expect(unsatisfiable == #"[416,"bytes */11288"]"#)
-            let revalidated = try await harness.page.evaluateJSON(
+            #expect(unsatisfiable.description == #"[416,"bytes */11288"]"#)
+            let revalidated = try await harness.page.evaluate(
                 """
                 fetch('/data/app.json', {cache: 'no-store'}).then(r => [r.headers.get('etag'), r.headers.get('content-type')])
                   .then(([etag, type]) => fetch('/data/app.json', {headers: {'If-None-Match': etag}, cache: 'no-store'})
                   .then(r => [r.status, type]))
                 """)
-            #expect(revalidated == #"[304,"application/json; charset=utf-8"]"#)
-            let types = try await harness.page.evaluateJSON(
+            #expect(revalidated.description == #"[304,"application/json; charset=utf-8"]"#)
+            let types = try await harness.page.evaluate(
                 "Promise.all(['/js/main.mjs', '/css/style.css', '/fonts/dejavu-sans-subset.woff2'].map(p => fetch(p).then(r => r.headers.get('content-type'))))"
             )
-            #expect(types == #"["text/javascript; charset=utf-8","text/css; charset=utf-8","font/woff2"]"#)
+            #expect(types.description == #"["text/javascript; charset=utf-8","text/css; charset=utf-8","font/woff2"]"#)
             await harness.close()
         }
 
@@ -126,11 +127,13 @@
                 """
                 (() => { const bytes = new Uint8Array(70000); for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7) & 255;
                   return fetch('/echo', {method: 'POST', body: bytes}).then(r => r.text()); })()
-                """, as: String.self)
+                """
+            ).decode(as: String.self)
             #expect(answer == "70000")
             #expect(received.value == Data((0..<70000).map { UInt8(($0 * 7) & 255) }))
             let text = try await harness.page.evaluate(
-                "fetch('/echo', {method: 'POST', body: 'héllo'}).then(r => r.text())", as: String.self)
+                "fetch('/echo', {method: 'POST', body: 'héllo'}).then(r => r.text())"
+            ).decode(as: String.self)
             #expect(text == "6" && received.value == Data("héllo".utf8))
             await harness.close()
         }
@@ -160,7 +163,7 @@
             }
             defer { Task { await harness.close() } }
             try await harness.openOrigin()
-            _ = try await harness.page.evaluateJSON("for (let i = 0; i < 3; i++) fetch('/slow/' + i); true")
+            _ = try await harness.page.evaluate("for (let i = 0; i < 3; i++) fetch('/slow/' + i); true")
             #expect(await FirefoxHarness.eventually { progress.first == 3 })
             let before = harness.adapter.statistics
             try await harness.page.close()
@@ -186,10 +189,10 @@
             }
             defer { Task { await harness.close() } }
             try await harness.openOrigin()
-            _ = try await harness.page.evaluateJSON("for (let i = 0; i < 4; i++) fetch('/hang/' + i); true")
+            _ = try await harness.page.evaluate("for (let i = 0; i < 4; i++) fetch('/hang/' + i); true")
             #expect(await FirefoxHarness.eventually { hanging.started == 4 })
             try await harness.page.navigate(to: "https://app.localhost/next.html")
-            #expect(try await harness.page.evaluate("document.title", as: String.self) == "blank")
+            #expect(try await harness.page.evaluate("document.title").decode(as: String.self) == "blank")
             #expect(
                 await FirefoxHarness.eventually { hanging.cancellations == 4 && harness.registry.metrics.live == 0 })
             #expect(harness.adapter.statistics.navigatedAway == 4, "\(harness.adapter.statistics)")
@@ -210,7 +213,8 @@
                 """
                 Promise.all(Array.from({length: 100}, (_, i) => fetch('/n/' + i, {cache: 'no-store'}).then(r => r.text())))
                   .then(texts => texts.filter(t => t === 'ok').length)
-                """, as: Int.self)
+                """
+            ).decode(as: Int.self)
             #expect(count == 100)
             #expect(await FirefoxHarness.eventually { harness.adapter.statistics.provided - before.provided == 100 })
             let statistics = harness.adapter.statistics
@@ -236,7 +240,8 @@
                 ))
             #expect(await FirefoxHarness.eventually { harness.adapter.statistics.malformedEvents == 1 })
             #expect(!harness.browser.connection.isClosed)
-            #expect(try await harness.page.evaluate("fetch('/n/1').then(r => r.text())", as: String.self) == "ok")
+            #expect(
+                try await harness.page.evaluate("fetch('/n/1').then(r => r.text())").decode(as: String.self) == "ok")
             await harness.close()
         }
 
@@ -262,7 +267,8 @@
             let records = harness.adapter.records()
             let started = ContinuousClock.now
             let outcome = try await harness.page.evaluate(
-                "fetch('/big').then(r => 'status ' + r.status, e => e.name)", as: String.self)
+                "fetch('/big').then(r => 'status ' + r.status, e => e.name)"
+            ).decode(as: String.self)
             #expect(outcome == "TypeError")
             #expect(ContinuousClock.now - started < .seconds(10))
             var failure: FirefoxError?
@@ -276,10 +282,12 @@
             let video = try await harness.page.evaluate(
                 """
                 fetch('/media/clip.webm', {headers: {Range: 'bytes=0-'}}).then(async r => r.status + ' ' + (await r.arrayBuffer()).byteLength)
-                """, as: String.self)
+                """
+            ).decode(as: String.self)
             #expect(video == "206 \(harness.adapter.maximumBodySize)")
             let whole = try await harness.page.evaluate(
-                "fetch('/media/clip.webm').then(r => 'status ' + r.status, e => e.name)", as: String.self)
+                "fetch('/media/clip.webm').then(r => 'status ' + r.status, e => e.name)"
+            ).decode(as: String.self)
             #expect(whole == "TypeError")
             #expect(harness.adapter.statistics.bodyTooLarge == 2)
             await harness.close()
@@ -296,7 +304,8 @@
             try await harness.openOrigin()
             for path in ["/nothing-here", "/files/missing.txt"] {
                 let outcome = try await harness.page.evaluate(
-                    "fetch('\(path)').then(r => 'status ' + r.status, e => e.name)", as: String.self)
+                    "fetch('\(path)').then(r => 'status ' + r.status, e => e.name)"
+                ).decode(as: String.self)
                 // app.localhost resolves nowhere: continued requests fail in the network, failed ones at once.
                 #expect(outcome == "TypeError", "\(path)")
             }
@@ -321,12 +330,12 @@
             let second = try await pool.acquire(for: holder)
             for page in [first, second] {
                 try await page.navigate(to: "https://app.localhost/index.html")
-                #expect(try await page.evaluate("document.visibilityState", as: String.self) == "visible")
-                #expect(try await page.evaluate("window.sampleReport", as: SampleReport.self).allPassed)
+                #expect(try await page.evaluate("document.visibilityState").decode(as: String.self) == "visible")
+                #expect(try await page.evaluate("window.sampleReport").decode(as: SampleReport.self).allPassed)
             }
             try await pool.recycle(first)
             let again = try await pool.acquire(for: holder)
-            #expect(try await again.evaluate("location.href", as: String.self) == "about:blank")
+            #expect(try await again.evaluate("location.href").decode(as: String.self) == "about:blank")
             try await pool.recycle(again)
             try await pool.recycle(second)
             await pool.shutDown()

@@ -109,7 +109,7 @@
                 try await page.navigate(to: base + "blank.html")
                 return Peer(
                     name: name,
-                    run: { script in try await page.evaluate(script, as: [Double].self) }, base: base)
+                    run: { script in try await page.evaluate(script).decode(as: [Double].self) }, base: base)
             }
             peers.append(try await firefoxPeer("firefox-adapter", base: "https://app.localhost/"))
             if let nginx { peers.append(try await firefoxPeer("firefox-nginx", base: nginx + "/")) }

@@ -2,6 +2,7 @@
     import Foundation
     import LoopbackTestSupport
     import NIOCore
+    import SchemeKit
     import SchemeKitTesting
     import Testing
 
@@ -15,14 +16,14 @@
             #expect(browser.version.hasPrefix("1"), "\(browser.version)")
             #expect(browser.processIdentifier != nil && !browser.isAttached)
             let page = try await browser.newPage()
-            #expect(try await page.evaluate("Promise.resolve(20 + 22)", as: Int.self) == 42)
-            #expect(try await page.evaluate("'héllo ☃'", as: String.self) == "héllo ☃")
+            #expect(try await page.evaluate("Promise.resolve(20 + 22)").decode(as: Int.self) == 42)
+            #expect(try await page.evaluate("'héllo ☃'").decode(as: String.self) == "héllo ☃")
             #expect(
-                try await page.evaluateJSON("({b: [1, 2.5, null, undefined], a: 'x'})")
+                try await page.evaluate("({b: [1, 2.5, null, undefined], a: 'x'})").description
                     == #"{"a":"x","b":[1,2.5,null,null]}"#)
-            #expect(try await page.evaluateJSON("undefined") == "null")
+            #expect(try await page.evaluate("undefined") == .null)
             await #expect {
-                _ = try await page.evaluateJSON("Promise.reject(new TypeError('boom-42'))")
+                _ = try await page.evaluate("Promise.reject(new TypeError('boom-42'))")
             } throws: { error in
                 let error = error as? FirefoxError
                 return error?.code == .evaluationFailed && error?.message.contains("boom-42") == true
@@ -40,7 +41,7 @@
         @Test func killingFirefoxFailsEveryPendingCommand() async throws {
             let browser = try await FirefoxBrowser.launch()
             let page = try await browser.newPage()
-            let pending = (0..<3).map { _ in Task { try await page.evaluateJSON("new Promise(() => {})") } }
+            let pending = (0..<3).map { _ in Task { try await page.evaluate("new Promise(() => {})") } }
             let events = browser.connection.events()
             try await Task.sleep(for: .milliseconds(300))
             browser.kill()
@@ -52,7 +53,7 @@
                 }
             }
             for await _ in events {}  // ends with the connection
-            await #expect(throws: FirefoxError.self) { try await page.evaluateJSON("1") }
+            await #expect(throws: FirefoxError.self) { try await page.evaluate("1") }
             await browser.close()
         }
 
@@ -62,7 +63,7 @@
         @Test func aMalformedMessageClosesTheConnectionWithATypedError() async throws {
             let browser = try await FirefoxBrowser.launch()
             let page = try await browser.newPage()
-            let pending = Task { try await page.evaluateJSON("new Promise(() => {})") }
+            let pending = Task { try await page.evaluate("new Promise(() => {})") }
             try await Task.sleep(for: .milliseconds(200))
             browser.connection.receive(ByteBuffer(string: #"{"type":"success","id":"#))
             await #expect {
@@ -85,14 +86,14 @@
             let page = try await browser.newPage()
             let big = String(repeating: "x", count: 100_000)
             await #expect {
-                _ = try await page.evaluateJSON("'\(big)'.length")
+                _ = try await page.evaluate("'\(big)'.length")
             } throws: { error in
                 let error = error as? FirefoxError
                 return error?.code == .messageTooLarge && error?.message.contains("65536") == true
             }
-            #expect(try await page.evaluate("1 + 1", as: Int.self) == 2, "still connected")
+            #expect(try await page.evaluate("1 + 1").decode(as: Int.self) == 2, "still connected")
             await #expect {
-                _ = try await page.evaluateJSON("'x'.repeat(100000)")
+                _ = try await page.evaluate("'x'.repeat(100000)")
             } throws: { error in
                 let error = error as? FirefoxError
                 return error?.code == .messageTooLarge && error?.message.contains("65536") == true
@@ -110,7 +111,7 @@
             let browser = try await FirefoxBrowser.connect(to: remote.webSocketURL)
             #expect(browser.isAttached && browser.processIdentifier == nil)
             let page = try await browser.newPage()
-            #expect(try await page.evaluate("navigator.userAgent", as: String.self).contains("Firefox"))
+            #expect(try await page.evaluate("navigator.userAgent").decode(as: String.self).contains("Firefox"))
             await #expect {
                 _ = try await FirefoxBrowser.connect(to: remote.webSocketURL)
             } throws: { error in
@@ -121,7 +122,7 @@
             #expect(remote.isRunning, "closing an attached browser leaves Firefox running")
             // The session ended: another client gets one.
             let again = try await FirefoxBrowser.connect(to: remote.webSocketURL)
-            #expect(try await again.newPage().evaluate("1", as: Int.self) == 1)
+            #expect(try await again.newPage().evaluate("1").decode(as: Int.self) == 1)
             await again.close()
             #expect(remote.isRunning)
         }

@@ -3,7 +3,8 @@
     import CWebKitGTK
     import Dispatch
     import Foundation
-    import SchemeKit
+    import HTTPTypes
+    @testable import SchemeKit
     import SchemeKitWebKitGTK
     import Synchronization
 
@@ -34,6 +35,11 @@
         let slowMedia: SlowMediaHandler
         /// A second web context with the same registry but no media extension (made on first use).
         private let plain = Mutex<(context: UInt, adapter: WebKitSchemeAdapter)?>(nil)
+        /// `app://echo/`: `/page.html`, and `POST /echo`, answered with the request's body.
+        let echo: EchoHandler
+        /// A third web context whose adapter takes request bodies of at most ``limitedBodySize``.
+        private let limited = Mutex<(context: UInt, adapter: WebKitSchemeAdapter)?>(nil)
+        static let limitedBodySize = 256 << 10
 
         /// The shared harness, or why it could not start (no display: run under `xvfb-run -a`).
         static let shared: Result<WebKitHarness, any Error> = Result { try WebKitHarness() }
@@ -73,6 +79,8 @@
             slowMedia = SlowMediaHandler()
             try registry.register(media, for: "app", host: "media")
             try registry.register(slowMedia, for: "app", host: "slowmedia")
+            echo = EchoHandler()
+            try registry.register(echo, for: "app", host: "echo")
             let made = Mutex<WebKitSchemeAdapter?>(nil)
             let done = DispatchSemaphore(value: 0)
             let registry = self.registry
@@ -132,6 +140,23 @@
                 let adapter = WebKitSchemeAdapter(
                     registry: registry, context: context, executor: executor, mediaExtension: nil)
                 self.plain.withLock { $0 = (UInt(bitPattern: context), adapter) }
+                return UInt(bitPattern: context)
+            }
+            return OpaquePointer(bitPattern: made)!
+        }
+
+        /// A web context with the harness's schemes whose adapter's ``WebKitSchemeAdapter/maximumRequestBodySize``
+        /// is ``limitedBodySize`` (no media extension).
+        func limitedContext() async throws -> OpaquePointer {
+            if let made = limited.withLock({ $0 }) { return OpaquePointer(bitPattern: made.context)! }
+            let registry = self.registry
+            let executor = glib.executor
+            let made = try await executor.run { () -> UInt in
+                let context = webkit_web_context_new()!
+                let adapter = WebKitSchemeAdapter(
+                    registry: registry, context: context, executor: executor,
+                    maximumRequestBodySize: Self.limitedBodySize, mediaExtension: nil)
+                self.limited.withLock { $0 = (UInt(bitPattern: context), adapter) }
                 return UInt(bitPattern: context)
             }
             return OpaquePointer(bitPattern: made)!
@@ -250,6 +275,61 @@
                 $0.served += 1
                 if whileBusy { $0.wroteWhileMainContextBusy += 1 }
             }
+            return .handled
+        }
+    }
+
+    /// `app://echo/`: `/page.html`, and any other path answered with the request's body (read in
+    /// full); every error reading a body is recorded.
+    final class EchoHandler: SchemeHandler {
+        private let record = Mutex<[WebKitGTKError]>([])
+        var name: String { "echo" }
+        var supportedMethods: Set<HTTPRequest.Method> { [.get, .head, .post] }
+
+        /// The errors bodies failed with, in order.
+        var errors: [WebKitGTKError] { record.withLock { $0 } }
+
+        /// What the reader of the last `/slowread` body got: its bytes, and how it ended (`nil` while
+        /// it reads).
+        let slowRead = Locked<(bytes: Int, outcome: String?)>((0, nil))
+
+        func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome {
+            if request.path == "/page.html" {
+                let html = "<!doctype html><title>echo</title>"
+                try await writer.respond(.ok, mimeType: "text/html", body: Data(html.utf8))
+                return .handled
+            }
+            if request.path == "/slowread" {
+                // The body goes to work a stop does not cancel (a task of its own), read slowly;
+                // the handler waits until it is stopped.
+                slowRead.withLock { $0 = (0, nil) }
+                guard case .stream(let chunks) = request.body.storage else {
+                    throw CocoaError(.fileReadUnknown)
+                }
+                Task.detached { [slowRead] in
+                    var outcome = "ended"
+                    do {
+                        for try await chunk in chunks {
+                            slowRead.withLock { $0.bytes += chunk.count }
+                            try? await Task.sleep(for: .milliseconds(10))
+                        }
+                    } catch is CancellationError {
+                        outcome = "cancelled"
+                    } catch {
+                        outcome = "\(error)"
+                    }
+                    slowRead.withLock { $0.outcome = outcome }
+                }
+                while true { try await Task.sleep(for: .seconds(1)) }
+            }
+            let body: Data
+            do {
+                body = try await request.body.collect(upTo: 64 << 20)
+            } catch let error as WebKitGTKError {
+                record.withLock { $0.append(error) }
+                throw error
+            }
+            try await writer.respond(.ok, mimeType: "application/octet-stream", body: body)
             return .handled
         }
     }

@@ -31,7 +31,10 @@
         /// to what fits a message). Default: 8 MiB.
         public var openEndedRangeCap: Int?
         /// The largest request body (a `POST`'s) the adapter asks Firefox for
-        /// (`network.addDataCollector`); a larger one fails its request. Default: 16 MiB.
+        /// (`network.addDataCollector`), in bytes. A larger body fails its request at once (the
+        /// page sees a network error; no handler runs), recorded as ``FirefoxError/Code/bodyTooLarge``
+        /// with a message naming this setting. Bodies are also bounded by what one message carries
+        /// (``FirefoxSchemeAdapter/maximumBodySize``). Default: 32 MiB.
         public var maximumRequestBodySize: Int
 
         /// Creates a configuration; every parameter has the default documented on its property.
@@ -40,7 +43,7 @@
             whenPassed: PassPolicy = .notFound,
             requestTimeout: Duration? = .seconds(60),
             openEndedRangeCap: Int? = 8 << 20,
-            maximumRequestBodySize: Int = 16 << 20
+            maximumRequestBodySize: Int = 32 << 20
         ) {
             self.origins = origins
             self.whenPassed = whenPassed

@@ -32,7 +32,7 @@
         public var bytesProvided = 0
 
         /// Creates zeroed counters.
-        public init() {}
+        package init() {}
 
         /// Intercepted requests not yet provided, continued, failed or stopped.
         public var inFlight: Int { intercepted - provided - continued - failed - stopped }

@@ -124,7 +124,9 @@
             do {
                 let collector = try await connection.send(
                     "network.addDataCollector",
-                    ["dataTypes": ["request"], "maxEncodedDataSize": .int(requestBodyLimit)])
+                    // Firefox limits the encoded size (base64 for binary data); the decoded size is
+                    // checked again when the body arrives.
+                    ["dataTypes": ["request"], "maxEncodedDataSize": .int(encodedRequestBodyLimit)])
                 state.withLock { $0.collector = collector["collector"]?.stringValue }
             } catch {
                 state.withLock { $0.collectorError = "\(error)" }
@@ -180,6 +182,9 @@
 
         /// The largest request body asked for: the configured limit, and what one message can carry.
         var requestBodyLimit: Int { min(configuration.maximumRequestBodySize, maximumBodySize) }
+
+        /// The base64 length of a body of ``requestBodyLimit`` bytes: what Firefox counts of a binary body.
+        var encodedRequestBodyLimit: Int { (requestBodyLimit + 2) / 3 * 4 }
 
         private func handle(_ event: BiDiEvent) {
             switch event.method {

@@ -161,7 +161,7 @@
         /// Kills a Firefox that ``launch(_:)`` started, at once, with `signal` (default `SIGKILL`),
         /// as a crash would; the connection then closes and every pending command throws
         /// ``FirefoxError/Code/disconnected``. Does nothing to an attached Firefox.
-        public func kill(signal: Int32 = SIGKILL) {
+        package func kill(signal: Int32 = SIGKILL) {
             process?.signal(signal)
         }
 

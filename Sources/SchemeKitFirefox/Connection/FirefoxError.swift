@@ -21,7 +21,7 @@
 
             /// Firefox exited or the WebSocket closed; every pending and later command throws this.
             public static let disconnected = Code(.disconnected)
-            /// Firefox answered a command with an error (``FirefoxError/protocolError`` names it,
+            /// Firefox answered a command with an error (the description names it,
             /// such as `no such request`).
             public static let protocolError = Code(.protocolError)
             /// Firefox could not be started, or did not print its WebDriver BiDi address in time.
@@ -30,7 +30,9 @@
             public static let connectFailed = Code(.connectFailed)
             /// Something did not happen within its time limit.
             public static let timedOut = Code(.timedOut)
-            /// A response body is larger than what one message may carry; the message names the limit.
+            /// A body is over a limit: a response body larger than what one message may carry, or a
+            /// request body over ``FirefoxAdapterConfiguration/maximumRequestBodySize``; the message
+            /// names the limit and the setting.
             public static let bodyTooLarge = Code(.bodyTooLarge)
             /// A command (or a message from Firefox) is over the connection's maximum message size.
             public static let messageTooLarge = Code(.messageTooLarge)
@@ -48,10 +50,10 @@
         /// A human-readable detail.
         public var message: String
         /// For ``Code/protocolError``: WebDriver BiDi's error code (`no such request`, `invalid argument`).
-        public var protocolError: String?
+        package var protocolError: String?
 
         /// Creates an error.
-        public init(_ code: Code, _ message: String, protocolError: String? = nil) {
+        package init(_ code: Code, _ message: String, protocolError: String? = nil) {
             self.code = code
             self.message = message
             self.protocolError = protocolError

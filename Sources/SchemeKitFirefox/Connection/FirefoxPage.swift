@@ -1,6 +1,6 @@
 #if Firefox
     public import Foundation
-    import SchemeKit
+    public import SchemeKit
     import SchemeKitBrowserSupport
 
     /// A page: a top-level browsing context of a ``FirefoxBrowser``, in a window of its own.
@@ -8,14 +8,14 @@
     /// ```swift
     /// let page = try await browser.newPage()
     /// try await page.navigate(to: "https://app.localhost/index.html")
-    /// let title = try await page.evaluate("document.title", as: String.self)
+    /// let title = try await page.evaluate("document.title").stringValue
     /// let pdf = try await page.printToPDF(background: true)
     /// ```
     ///
     /// A page is a ``SchemeKit/PoolableSession`` (see ``FirefoxBrowser/makePagePool(configuration:)``).
     public final class FirefoxPage: Sendable {
         /// The browsing context's id.
-        public let context: String
+        package let context: String
         /// The browser the page belongs to.
         public let browser: FirefoxBrowser
         package var connection: FirefoxConnection { browser.connection }
@@ -43,32 +43,23 @@
             }
         }
 
-        /// Evaluates `expression` in the page, awaiting a promise, and decodes its value from JSON.
+        /// Evaluates `expression` in the page, awaiting a Promise, and returns its value.
         ///
-        /// The value is first turned into JSON much as `JSON.stringify` would (`undefined` is `null`).
+        /// The contract is the same on every engine (see ``SchemeKit/JavaScriptValue``): what
+        /// `JSON.stringify` would keep, with `undefined` as `null`; a `bigint` becomes its digits and
+        /// a `Date` its ISO string.
         ///
         /// ```swift
-        /// let secure = try await page.evaluate("isSecureContext", as: Bool.self)
+        /// let secure = try await page.evaluate("isSecureContext").boolValue
+        /// let report = try await page.evaluate("window.sampleReport").decode(as: SampleReport.self)
+        /// print(try await page.evaluate("({a: [1, 2.5]})"))     // {"a":[1,2.5]}
         /// ```
         ///
-        /// - Throws: ``FirefoxError/Code/evaluationFailed`` when the expression throws or rejects;
-        ///   `DecodingError` when the value does not fit `type`.
-        public func evaluate<Value: Decodable & Sendable>(_ expression: String, as type: Value.Type = Value.self)
-            async throws -> Value
-        {
-            let json = try await evaluateJSON(expression)
-            return try JSONDecoder().decode(Value.self, from: Data(json.utf8))
-        }
-
-        /// Evaluates `expression`, awaiting a promise, and returns its value as JSON text (objects with
-        /// sorted keys): `true`, `"text"`, `{"a":1}`; `null` for `undefined`.
-        ///
-        /// - Throws: ``FirefoxError/Code/evaluationFailed`` with the exception's text.
-        public func evaluateJSON(_ expression: String) async throws -> String {
-            let value = try await evaluateValue(expression)
-            var writer = BiDiJSONWriter(sortedKeys: true)
-            writer.write(value)
-            return String(decoding: writer.bytes, as: UTF8.self)
+        /// - Returns: The value; print it to see it as JSON text.
+        /// - Throws: ``FirefoxError/Code/evaluationFailed`` with the exception's text when the
+        ///   expression throws or the Promise rejects.
+        public func evaluate(_ expression: String) async throws -> JavaScriptValue {
+            JavaScriptValue(try await evaluateValue(expression))
         }
 
         /// `script.evaluate`, the result as JSON.

@@ -20,9 +20,9 @@
             guard !connection.isClosed else { return false }
             let page = self
             let answer = try? await withDeadline(.seconds(5), orThrow: { FirefoxError(.timedOut, "health check") }) {
-                try await page.evaluateJSON("1")
+                try await page.evaluate("1")
             }
-            return answer == "1"
+            return answer == .number(1)
         }
 
         /// Closes the page's browsing context.

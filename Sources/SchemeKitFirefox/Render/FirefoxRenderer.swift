@@ -10,7 +10,7 @@
     ///     registry: registry, origins: [FirefoxVirtualOrigin(host: "app.localhost")])
     /// let result = try await renderer.render(
     ///     "https://app.localhost/index.html", evaluate: "window.sampleReport", snapshot: true)
-    /// print(result.valueJSON ?? "", result.requests.count, result.duration)
+    /// print(result.value ?? .null, result.requests.count, result.duration)
     /// await renderer.close()
     /// ```
     ///
@@ -19,8 +19,8 @@
     public final class FirefoxRenderer: Sendable {
         /// What one render produced.
         public struct Result: Sendable {
-            /// The awaited value of the expression as JSON text, or `nil` when none was given or it threw.
-            public var valueJSON: String?
+            /// The awaited value of the expression, or `nil` when none was given or it threw.
+            public var value: JavaScriptValue?
             /// Why the expression failed (``FirefoxError/Code/evaluationFailed`` with the exception's
             /// text), or `nil`. The page loaded all the same: the other fields are filled.
             public var evaluationError: FirefoxError?
@@ -135,11 +135,11 @@
             do {
                 try await page.navigate(to: url, timeout: timeout)
                 let duration = ContinuousClock.now - started
-                var value: String?
+                var value: JavaScriptValue?
                 var evaluationError: FirefoxError?
                 if let expression {
                     do {
-                        value = try await page.evaluateJSON(expression)
+                        value = try await page.evaluate(expression)
                     } catch let error as FirefoxError where error.code == .evaluationFailed {
                         evaluationError = error
                     }
@@ -153,7 +153,7 @@
                 let console = await consoleCollector.value
                 try? await pool.recycle(page)
                 return Result(
-                    valueJSON: value, evaluationError: evaluationError, snapshot: image, pdf: document,
+                    value: value, evaluationError: evaluationError, snapshot: image, pdf: document,
                     requests: requests, console: console, duration: duration)
             } catch let error as FirefoxError {
                 // A failed load says which of its requests failed, and why (a body over the limit).

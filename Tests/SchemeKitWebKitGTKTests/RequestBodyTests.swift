@@ -1,0 +1,222 @@
+// Built only with the package trait `WebKitGTK` (it needs WebKitGTK 6.0's headers and libraries).
+#if WebKitGTK
+    import CWebKitGTK
+    import Foundation
+    import SchemeKit
+    import Testing
+
+    @testable import SchemeKitWebKitGTK
+
+    /// Request bodies are read as a bounded buffer that respects stops and a size limit: a slow
+    /// handler pauses the read, a stop ends it, a body past the limit fails naming the setting, and a
+    /// normal POST body still arrives byte for byte. Before, the reader read every body to its end
+    /// into an unbounded stream, whatever the handler did.
+    @Suite(.serialized, .timeLimit(.minutes(3)))
+    struct RequestBodyTests {
+        /// A `GMemoryInputStream` of `size` bytes (byte `i` is `i % 251`) on the main context, with a
+        /// reference for the reader and one for the test (released by ``position(of:on:release:)``).
+        static func memoryStream(size: Int, on executor: GLibExecutor) async throws -> UInt {
+            try await executor.run {
+                let data = g_malloc(gsize(max(size, 1)))!.assumingMemoryBound(to: UInt8.self)
+                for index in 0..<size { data[index] = UInt8(index % 251) }
+                let stream = g_memory_input_stream_new_from_data(data, gssize(size), g_free)!
+                g_object_ref(UnsafeMutableRawPointer(stream))
+                return UInt(bitPattern: stream)
+            }
+        }
+
+        /// How far the stream has been read.
+        static func position(of address: UInt, on executor: GLibExecutor, release: Bool = false) async throws -> Int {
+            try await executor.run {
+                let stream = UnsafeMutableRawPointer(bitPattern: address)!
+                let position = g_seekable_tell(OpaquePointer(stream))
+                if release { g_object_unref(stream) }
+                return Int(position)
+            }
+        }
+
+        /// A reader of the stream at `address`, started on the main context.
+        static func reader(
+            _ address: UInt, on executor: GLibExecutor, limit: Int = 32 << 20
+        ) async throws -> RequestBodyReader {
+            try await executor.run {
+                let stream = UnsafeMutableRawPointer(bitPattern: address)!.assumingMemoryBound(to: GInputStream.self)
+                let reader = RequestBodyReader(stream, executor: executor, limit: limit)
+                reader.start()
+                return reader
+            }
+        }
+
+        static func expected(_ size: Int) -> Data { Data((0..<size).map { UInt8($0 % 251) }) }
+
+        /// A handler that takes one chunk and then waits holds the read to the buffer's capacity (a
+        /// bounded buffer suspends its producer); once it reads on, the whole body arrives in order.
+        @Test func aSlowConsumerPausesTheRead() async throws {
+            let executor = try WebKitHarness.get().glib.executor
+            let size = 4 << 20
+            let address = try await Self.memoryStream(size: size, on: executor)
+            let reader = try await Self.reader(address, on: executor)
+            var iterator = reader.body.makeAsyncIterator()
+            var received = try await iterator.next() ?? Data()
+            try await Task.sleep(for: .milliseconds(300))
+            let ahead = try await Self.position(of: address, on: executor)
+            #expect(
+                ahead <= reader.capacity + 2 * RequestBodyReader.chunkSize,
+                "read \(ahead) bytes ahead of a handler that took \(received.count)")
+            while let chunk = try await iterator.next() { received.append(chunk) }
+            #expect(received == Self.expected(size), "the body arrived byte for byte")
+            _ = try await Self.position(of: address, on: executor, release: true)
+        }
+
+        /// A stop in the middle of a body (what the adapter does when the task ends or is stopped)
+        /// cancels the read: the stream's position stops advancing short of the end, and a handler
+        /// still reading gets `CancellationError`.
+        @Test func aStopMidBodyStopsTheRead() async throws {
+            let executor = try WebKitHarness.get().glib.executor
+            let size = 8 << 20
+            let address = try await Self.memoryStream(size: size, on: executor)
+            let reader = try await Self.reader(address, on: executor)
+            let consumed = Locked(0)
+            // A reader that keeps going, slowly, in a task the stop does not cancel.
+            let consumer = Task {
+                do {
+                    for try await chunk in reader.body {
+                        consumed.withLock { $0 += chunk.count }
+                        try? await Task.sleep(for: .milliseconds(5))
+                    }
+                    return "ended"
+                } catch is CancellationError {
+                    return "cancelled"
+                } catch {
+                    return "\(error)"
+                }
+            }
+            #expect(await eventually(10) { consumed.withLock { $0 } >= 256 << 10 })
+            reader.stop()
+            #expect(await consumer.value == "cancelled")
+            try await Task.sleep(for: .milliseconds(100))
+            let afterStop = try await Self.position(of: address, on: executor)
+            try await Task.sleep(for: .milliseconds(400))
+            let later = try await Self.position(of: address, on: executor, release: true)
+            #expect(afterStop < size, "the read stopped short of the end (\(afterStop) of \(size) bytes)")
+            #expect(later == afterStop, "nothing read after the stop (\(afterStop), then \(later))")
+        }
+
+        /// Cancelling the handler's task while it waits for a chunk stops the reader too.
+        @Test func cancellingTheConsumerStopsTheRead() async throws {
+            let executor = try WebKitHarness.get().glib.executor
+            let size = 8 << 20
+            let address = try await Self.memoryStream(size: size, on: executor)
+            let reader = try await Self.reader(address, on: executor)
+            let consumer = Task {
+                var count = 0
+                for try await chunk in reader.body {
+                    count += chunk.count
+                    try await Task.sleep(for: .milliseconds(5))
+                }
+                return count
+            }
+            try await Task.sleep(for: .milliseconds(100))
+            consumer.cancel()
+            await #expect(throws: CancellationError.self) { _ = try await consumer.value }
+            try await Task.sleep(for: .milliseconds(100))
+            let afterStop = try await Self.position(of: address, on: executor)
+            try await Task.sleep(for: .milliseconds(400))
+            let later = try await Self.position(of: address, on: executor, release: true)
+            #expect(afterStop < size && later == afterStop, "\(afterStop), then \(later) of \(size) bytes")
+        }
+
+        /// A body one byte past the limit fails with the typed error naming the setting, and the
+        /// read stops there.
+        @Test func aBodyPastTheLimitFailsNamingTheSetting() async throws {
+            let executor = try WebKitHarness.get().glib.executor
+            let limit = 1 << 20
+            let address = try await Self.memoryStream(size: limit + 1, on: executor)
+            let reader = try await Self.reader(address, on: executor, limit: limit)
+            await #expect {
+                _ = try await SchemeRequestBody.stream(reader.body).collect(upTo: 64 << 20)
+            } throws: { error in
+                guard let error = error as? WebKitGTKError else { return false }
+                return error.isKind(of: .requestBodyTooLarge(limit: 0))
+                    && error.description.contains("maximumRequestBodySize") && error.description.contains("\(limit)")
+            }
+            let position = try await Self.position(of: address, on: executor, release: true)
+            #expect(position <= limit + RequestBodyReader.chunkSize)
+            // A body of exactly the limit is fine.
+            let exact = try await Self.memoryStream(size: limit, on: executor)
+            let whole = try await SchemeRequestBody.stream(Self.reader(exact, on: executor, limit: limit).body)
+                .collect(upTo: 64 << 20)
+            #expect(whole == Self.expected(limit))
+            _ = try await Self.position(of: exact, on: executor, release: true)
+        }
+
+        /// The adapter's limit defaults to 32 MiB.
+        @Test func theAdaptersLimitDefaultsTo32MiB() throws {
+            #expect(try WebKitHarness.get().adapter.maximumRequestBodySize == 32 << 20)
+        }
+
+        /// A page's binary POST body (1 MiB and a bit, every byte value) reaches the handler byte for
+        /// byte through the adapter.
+        @Test func aPOSTBodyArrivesByteForByte() async throws {
+            let harness = try WebKitHarness.get()
+            let session = try await harness.makeSession()
+            try await withTimeout(20, "loading the page") { try await session.load("app://echo/page.html") }
+            let result = try await withTimeout(30, "posting the body") {
+                try await session.callAsyncFunction(
+                    """
+                    const bytes = new Uint8Array((1 << 20) + 12345);
+                    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7 + (i >> 8)) & 255;
+                    const echoed = new Uint8Array(await (await fetch('/echo', {method: 'POST', body: bytes})).arrayBuffer());
+                    if (echoed.length !== bytes.length) return 'length ' + echoed.length;
+                    for (let i = 0; i < bytes.length; i++) if (echoed[i] !== bytes[i]) return 'byte ' + i;
+                    return 'same';
+                    """)
+            }
+            #expect(result == .string("same"))
+            #expect(harness.echo.errors.isEmpty, "\(harness.echo.errors)")
+            await session.tearDown()
+        }
+
+        /// Destroying the view in the middle of a POST stops its task and the read of its body: work
+        /// that still reads the body (in a task the stop does not cancel) gets `CancellationError`
+        /// short of the end, instead of the whole body.
+        @Test func aStopMidBodyStopsTheReadThroughTheAdapter() async throws {
+            let harness = try WebKitHarness.get()
+            let session = try await harness.makeSession()
+            try await withTimeout(20, "loading the page") { try await session.load("app://echo/page.html") }
+            let size = 16 << 20
+            _ = try await session.evaluate(
+                "fetch('/slowread', {method: 'POST', body: new Uint8Array(\(size))}).catch(() => {}); true")
+            #expect(await eventually(10) { harness.echo.slowRead.withLock { $0.bytes } >= 256 << 10 })
+            await session.tearDown()
+            #expect(await eventually(10) { harness.echo.slowRead.withLock { $0.outcome } != nil })
+            let (bytes, outcome) = harness.echo.slowRead.withLock { $0 }
+            #expect(outcome == "cancelled", "the body's reader was stopped (\(outcome ?? "-"))")
+            #expect(bytes < size, "read \(bytes) of \(size) bytes")
+        }
+
+        /// A POST body past the adapter's ``WebKitSchemeAdapter/maximumRequestBodySize`` fails its
+        /// task with the typed error (the handler sees it, the request fails in the page).
+        @Test func aPOSTPastTheAdaptersLimitFailsTheTask() async throws {
+            let harness = try WebKitHarness.get()
+            let context = try await harness.limitedContext()
+            let session = try await WebViewSession.make(
+                executor: harness.glib.executor, blankURL: "app://echo/page.html", context: context)
+            try await withTimeout(20, "loading the page") { try await session.load("app://echo/page.html") }
+            let errorsBefore = harness.echo.errors.count
+            let result = try await withTimeout(30, "posting the body") {
+                try await session.callAsyncFunction(
+                    """
+                    const bytes = new Uint8Array(\(WebKitHarness.limitedBodySize) + 1);
+                    return fetch('/echo', {method: 'POST', body: bytes}).then(r => 'status ' + r.status, e => e.name);
+                    """)
+            }
+            #expect(result == .string("TypeError"), "the page saw the request fail")
+            let errors = harness.echo.errors.dropFirst(errorsBefore)
+            #expect(errors.count == 1)
+            #expect(errors.first?.isKind(of: .requestBodyTooLarge(limit: 0)) == true, "\(errors)")
+            #expect(errors.first?.description.contains("maximumRequestBodySize") == true)
+            await session.tearDown()
+        }
+    }
+#endif
