@@ -20,7 +20,9 @@
                 return
                     "a body of at least \(size) bytes does not fit in one DevTools message: the WebSocket's maximum message size is \(message) bytes, which carries at most \(carried) bytes of body (base64); raise maximumMessageSize (headless-render: --max-message-size)"
             }
-            return "a body of at least \(size) bytes is over the \(bodyLimit)-byte limit of this transport"
+            let setting = connection.wireFormat == .json ? "maximumJSONBodySize" : "maximumCBORBodySize"
+            return
+                "a body of at least \(size) bytes is over the \(bodyLimit)-byte limit of this transport; raise ChromiumAdapterConfiguration.\(setting)"
         }
 
         /// Starts a registry task for a paused request.
@@ -121,7 +123,11 @@
                 count(&state.statistics)
                 return Array(state.recordSubscribers.values)
             }
-            for subscriber in subscribers { subscriber.yield(record) }
+            var dropped = 0
+            for subscriber in subscribers {
+                if case .dropped = subscriber.yield(record) { dropped += 1 }
+            }
+            if dropped > 0 { state.withLock { $0.statistics.droppedRecords += dropped } }
         }
 
         /// Stops a request's task; nothing more is sent for it except, when asked, a `Fetch.failRequest`.

@@ -83,7 +83,7 @@
         ///
         /// - Throws: ``ChromiumError`` when Chromium refuses a command.
         public func start() async throws {
-            let events = connection.events(methods: Self.eventNames)
+            let events = connection.events(methods: Self.eventNames, bufferLimit: Self.eventBufferLimit)
             let loop = Task { [weak self] in
                 for await event in events {
                     guard let self else { return }
@@ -108,9 +108,18 @@
         /// The counters so far.
         public var statistics: ChromiumAdapterStatistics { state.withLock { $0.statistics } }
 
+        /// How many records a ``records(bufferLimit:)`` sequence holds unread by default.
+        public static let defaultRecordBufferLimit = 1024
+
         /// A record for each request from now on, as it ends.
-        public func records() -> AsyncStream<ChromiumRequestRecord> {
-            let (stream, continuation) = AsyncStream<ChromiumRequestRecord>.makeStream()
+        ///
+        /// - Parameter bufferLimit: How many records the sequence holds unread; past it the oldest is
+        ///   dropped and counted in ``ChromiumAdapterStatistics/droppedRecords`` (requests are never
+        ///   held up by a slow reader). Default: ``defaultRecordBufferLimit`` (1024).
+        /// - Returns: A sequence that runs until the caller stops iterating.
+        public func records(bufferLimit: Int = defaultRecordBufferLimit) -> AsyncStream<ChromiumRequestRecord> {
+            let (stream, continuation) = AsyncStream<ChromiumRequestRecord>.makeStream(
+                bufferingPolicy: .bufferingNewest(max(1, bufferLimit)))
             let key = state.withLock { state in
                 defer { state.nextSubscriber += 1 }
                 state.recordSubscribers[state.nextSubscriber] = continuation
@@ -121,6 +130,11 @@
             }
             return stream
         }
+
+        /// How many events the adapter's own subscription holds unread. The loop does only quick work
+        /// per event, so this is reached only when the cooperative pool is starved for long; a drop is
+        /// counted in ``ChromiumConnection/droppedEvents``.
+        static let eventBufferLimit = 1 << 16
 
         static let eventNames: Set<String> = [
             "Fetch.requestPaused", "Network.loadingFailed", "Target.attachedToTarget", "Target.detachedFromTarget",

@@ -36,15 +36,24 @@
             var nextSubscriber = 0
             var closedError: ChromiumError?
             var closeWaiters: [CheckedContinuation<Void, Never>] = []
+            var droppedEvents = 0
         }
+
+        /// How many events an ``events(sessionId:methods:bufferLimit:)`` sequence holds unread by
+        /// default before it drops the oldest.
+        package static let defaultEventBufferLimit = 1024
 
         init(wireFormat: ChromiumWireFormat) {
             self.wireFormat = wireFormat
         }
 
-        func attach(descriptor: Int32) {
+        /// Reads and writes the DevTools pipe on `descriptor`; a message from Chromium longer than
+        /// `maximumMessageSize` closes the connection with ``ChromiumError/Code/messageTooLarge``.
+        func attach(
+            descriptor: Int32, maximumMessageSize: Int = ChromiumMessageFramer.defaultMaximumMessageSize
+        ) {
             let pipe = ChromiumPipe(
-                descriptor: descriptor, format: wireFormat,
+                descriptor: descriptor, format: wireFormat, maximumMessageSize: maximumMessageSize,
                 onMessage: { [weak self] in self?.receive($0) },
                 onClose: { [weak self] in self?.terminate($0) })
             self.pipe.withLock { $0 = pipe }
@@ -127,10 +136,15 @@
         ///   - sessionId: `.some(nil)` for the browser session's events, `.some(id)` for one flattened
         ///     session's; `nil` (the default) for every event.
         ///   - methods: Only these events; `nil` (the default) for all.
+        ///   - bufferLimit: How many events the sequence holds unread; past it the oldest is dropped
+        ///     and counted in ``droppedEvents`` (the reader never stops for a slow subscriber).
+        ///     Default: ``defaultEventBufferLimit`` (1024).
         /// - Returns: A sequence that ends when the connection closes or the caller stops iterating.
-        ///   Events are buffered without limit until read: read them promptly.
-        public func events(sessionId: String?? = nil, methods: Set<String>? = nil) -> AsyncStream<CDPEvent> {
-            let (stream, continuation) = AsyncStream<CDPEvent>.makeStream()
+        package func events(
+            sessionId: String?? = nil, methods: Set<String>? = nil, bufferLimit: Int = defaultEventBufferLimit
+        ) -> AsyncStream<CDPEvent> {
+            let (stream, continuation) = AsyncStream<CDPEvent>.makeStream(
+                bufferingPolicy: .bufferingNewest(max(1, bufferLimit)))
             let key: Int? = state.withLock { state in
                 guard state.closedError == nil else { return nil }
                 let key = state.nextSubscriber
@@ -190,8 +204,16 @@
                     return true
                 }.map(\.continuation)
             }
-            for continuation in targets { continuation.yield(event) }
+            var dropped = 0
+            for continuation in targets {
+                if case .dropped = continuation.yield(event) { dropped += 1 }
+            }
+            if dropped > 0 { state.withLock { $0.droppedEvents += dropped } }
         }
+
+        /// Events dropped, oldest first, because a subscriber held ``events(sessionId:methods:bufferLimit:)``'s
+        /// limit unread (one per subscriber that missed it).
+        package var droppedEvents: Int { state.withLock { $0.droppedEvents } }
 
         func terminate(_ error: ChromiumError) {
             let (pending, subscribers, waiters) = state.withLock { state in

@@ -27,6 +27,9 @@
             public static let bodyTooLarge = Code(rawValue: "bodyTooLarge")
             /// A message from Chromium could not be parsed.
             public static let malformedMessage = Code(rawValue: "malformedMessage")
+            /// A message from Chromium was longer than the connection accepts (256 MiB over the pipe,
+            /// `maximumMessageSize` over a WebSocket); the connection is closed.
+            public static let messageTooLarge = Code(rawValue: "messageTooLarge")
             /// A JavaScript expression threw.
             public static let evaluationFailed = Code(rawValue: "evaluationFailed")
         }
