@@ -25,6 +25,29 @@
             .object(["method": .string("Fetch.requestPaused"), "params": params])
         }
 
+        /// A `Fetch.requestPaused` whose request cannot be read (a URL that is a number) is failed at
+        /// once with its `requestId`, and counted: the page's request never hangs.
+        @Test func anUndecodableRequestPausedFailsAtOnce() async throws {
+            let (adapter, connection, transport) = try await Self.adapter()
+            connection.receive(
+                Self.requestPaused(
+                    .object(["requestId": .string("interception-job-7.0"), "request": .object(["url": .int(5)])])))
+            let failed = await ChromiumHarness.eventually(.seconds(3)) {
+                transport.sent("Fetch.failRequest").contains {
+                    $0["params"]?["requestId"]?.stringValue == "interception-job-7.0"
+                }
+            }
+            #expect(failed, "no Fetch.failRequest for the malformed event")
+            #expect(adapter.undecodablePausedEvents == 1)
+            #expect(adapter.statistics.failed == 1)
+            #expect(adapter.statistics.inFlight == 0)
+            // Without a readable requestId nothing can be failed, but the event is still counted.
+            connection.receive(Self.requestPaused(.object(["requestId": .int(3)])))
+            #expect(await ChromiumHarness.eventually(.seconds(3)) { adapter.undecodablePausedEvents == 2 })
+            #expect(transport.sent("Fetch.failRequest").count == 1)
+            await adapter.stop()
+        }
+
         static func validRequest(_ id: String) -> CDPValue {
             requestPaused(
                 .object([

@@ -74,6 +74,29 @@
             task.start()
         }
 
+        /// A `Fetch.requestPaused` that cannot be read: dropping it would leave the page's request
+        /// paused forever. It is failed at once (`Fetch.failRequest`) when its `requestId` can be
+        /// read, counted in ``undecodablePausedEvents``, and logged as a failed record with code
+        /// ``ChromiumError/Code/malformedMessage`` on ``records(bufferLimit:)``.
+        func undecodablePause(_ event: CDPEvent, error: any Error) {
+            let requestId = event.params["requestId"]?.stringValue
+            let failure = ChromiumError(
+                .malformedMessage,
+                "an undecodable Fetch.requestPaused (requestId \(requestId ?? "unreadable")) was failed: \(error)")
+            let request = event.params["request"]
+            let record = ChromiumRequestRecord(
+                url: request?["url"]?.stringValue ?? "", registryURL: "", method: request?["method"]?.stringValue ?? "",
+                resourceType: event.params["resourceType"]?.stringValue, status: nil, bytes: 0, handler: nil,
+                outcome: .failed(failure))
+            state.withLock { $0.undecodablePausedEvents += 1 }
+            publish(record) { statistics in
+                guard requestId != nil else { return }
+                statistics.paused += 1
+                statistics.failed += 1
+            }
+            if let requestId { send(CDP.FailRequest(requestId: requestId, errorReason: "Failed")) }
+        }
+
         private func makeRequest(_ paused: CDP.RequestPaused, registryURL: String) throws -> SchemeRequest {
             var fields = HTTPFields()
             for (name, value) in paused.request.headers {

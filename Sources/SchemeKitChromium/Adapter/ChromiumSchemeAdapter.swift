@@ -62,6 +62,7 @@
             var loop: Task<Void, Never>?
             var recordSubscribers: [Int: AsyncStream<ChromiumRequestRecord>.Continuation] = [:]
             var nextSubscriber = 0
+            var undecodablePausedEvents = 0
         }
 
         /// Creates an adapter; nothing is intercepted until ``start()``.
@@ -108,6 +109,10 @@
         /// The counters so far.
         public var statistics: ChromiumAdapterStatistics { state.withLock { $0.statistics } }
 
+        /// `Fetch.requestPaused` events that could not be read: each was failed at once when its
+        /// `requestId` could be read (and then also counts as paused and failed in ``statistics``).
+        package var undecodablePausedEvents: Int { state.withLock { $0.undecodablePausedEvents } }
+
         /// How many records a ``records(bufferLimit:)`` sequence holds unread by default.
         public static let defaultRecordBufferLimit = 1024
 
@@ -144,7 +149,13 @@
         private func handle(_ event: CDPEvent) {
             switch event.method {
             case "Fetch.requestPaused":
-                guard let paused = try? event.decode(CDP.RequestPaused.self) else { return }
+                let paused: CDP.RequestPaused
+                do {
+                    paused = try event.decode(CDP.RequestPaused.self)
+                } catch {
+                    undecodablePause(event, error: error)
+                    return
+                }
                 pause(paused, sessionId: event.sessionId)
             case "Network.loadingFailed":
                 guard event.params["canceled"]?.boolValue == true,
