@@ -93,7 +93,9 @@
                 break
             }
             #expect(failure?.code == .bodyTooLarge)
-            #expect(failure?.message.contains("ChromiumAdapterConfiguration.maximumCBORBodySize") == true, "\(String(describing: failure))")
+            #expect(
+                failure?.message.contains("ChromiumAdapterConfiguration.maximumCBORBodySize") == true,
+                "\(String(describing: failure))")
             #expect(adapter.statistics.bodyTooLarge == 1)
             #expect(await ChromiumHarness.eventually(.seconds(3)) { transport.sent("Fetch.failRequest").count == 1 })
             #expect(transport.sent("Fetch.fulfillRequest").isEmpty)

@@ -87,7 +87,9 @@
                 let end = min(endless.count, fed + readSize)
                 endless[fed..<end].withUnsafeBytes { framer.append($0) }
                 fed = end
-                do { _ = try framer.next() } catch let error as ChromiumMessageFramer.MessageTooLarge { refused = error }
+                do { _ = try framer.next() } catch let error as ChromiumMessageFramer.MessageTooLarge {
+                    refused = error
+                }
             }
             #expect(refused?.limit == 4096)
             #expect(fed <= 4096 + readSize)

@@ -151,7 +151,8 @@
             case "Fetch.requestPaused":
                 let paused: CDP.RequestPaused
                 do {
-                    paused = try event.decode(CDP.RequestPaused.self)
+                    // Read straight from the protocol value: one decode, no JSON round trip.
+                    paused = try CDP.RequestPaused(params: event.params)
                 } catch {
                     undecodablePause(event, error: error)
                     return
