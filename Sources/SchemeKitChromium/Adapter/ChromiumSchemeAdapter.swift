@@ -38,9 +38,9 @@
     /// fetched in parts.
     public final class ChromiumSchemeAdapter: Sendable {
         /// The registry that answers.
-        public let registry: SchemeRegistry
+        package let registry: SchemeRegistry
         /// The browser connection.
-        public let connection: ChromiumConnection
+        package let connection: ChromiumConnection
         /// The configuration.
         public let configuration: ChromiumAdapterConfiguration
 
@@ -113,16 +113,13 @@
         /// `requestId` could be read (and then also counts as paused and failed in ``statistics``).
         package var undecodablePausedEvents: Int { state.withLock { $0.undecodablePausedEvents } }
 
-        /// How many records a ``records(bufferLimit:)`` sequence holds unread by default.
-        public static let defaultRecordBufferLimit = 1024
-
         /// A record for each request from now on, as it ends.
         ///
         /// - Parameter bufferLimit: How many records the sequence holds unread; past it the oldest is
         ///   dropped and counted in ``ChromiumAdapterStatistics/droppedRecords`` (requests are never
-        ///   held up by a slow reader). Default: ``defaultRecordBufferLimit`` (1024).
+        ///   held up by a slow reader). Default: 1024.
         /// - Returns: A sequence that runs until the caller stops iterating.
-        public func records(bufferLimit: Int = defaultRecordBufferLimit) -> AsyncStream<ChromiumRequestRecord> {
+        public func records(bufferLimit: Int = 1024) -> AsyncStream<ChromiumRequestRecord> {
             let (stream, continuation) = AsyncStream<ChromiumRequestRecord>.makeStream(
                 bufferingPolicy: .bufferingNewest(max(1, bufferLimit)))
             let key = state.withLock { state in

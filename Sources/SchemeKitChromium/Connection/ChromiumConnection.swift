@@ -2,24 +2,21 @@
     import Foundation
     import SchemeKit
 
-    /// A DevTools-protocol connection to one Chromium: commands matched to replies by id, events as
-    /// async sequences, flattened sessions routed by `sessionId`.
+    /// A DevTools-protocol connection to one Chromium: the handle an adapter serves through.
     ///
     /// Created by ``ChromiumBrowser/launch(_:)`` (over the pipe) or
-    /// ``ChromiumBrowser/connect(to:maximumMessageSize:timeout:)`` (over a WebSocket). Every method is
-    /// safe from any task.
-    ///
-    /// ```swift
-    /// let version = try await connection.send("Browser.getVersion")
-    /// for await event in connection.events(sessionId: nil) where event.method == "Target.targetCreated" { … }
-    /// ```
+    /// ``ChromiumBrowser/connect(to:maximumMessageSize:timeout:)`` (over a WebSocket) and handed to
+    /// ``ChromiumSchemeAdapter/init(registry:connection:configuration:)``. The DevTools client itself
+    /// (commands matched to replies by id, events as async sequences, flattened sessions routed by
+    /// `sessionId`) is this package's own: pages and the adapter use it.
     ///
     /// When Chromium exits or the pipe closes, every pending command throws ``ChromiumError`` with
     /// code ``ChromiumError/Code/disconnected``, every later one throws it at once, and every event
-    /// sequence ends: nothing waits forever.
+    /// sequence ends: nothing waits forever. A message from Chromium over 256 MiB closes the
+    /// connection with ``ChromiumError/Code/messageTooLarge``.
     public final class ChromiumConnection: Sendable {
         /// The wire format of this connection.
-        public let wireFormat: ChromiumWireFormat
+        package let wireFormat: ChromiumWireFormat
         private let state = Locked(State())
         private let pipe: Locked<(any ChromiumTransport)?> = Locked(nil)
 
@@ -84,7 +81,7 @@
         /// - Throws: ``ChromiumError``: ``ChromiumError/Code/protocolError`` when Chromium answers
         ///   with an error, ``ChromiumError/Code/disconnected`` when the connection is or becomes closed.
         @discardableResult
-        public func send(_ method: String, _ params: CDPValue = .object([:]), sessionId: String? = nil) async throws
+        package func send(_ method: String, _ params: CDPValue = .object([:]), sessionId: String? = nil) async throws
             -> CDPValue
         {
             guard let pipe = pipe.withLock({ $0 }) else { throw ChromiumError(.disconnected, "not connected") }
@@ -123,7 +120,7 @@
         ///
         /// - Throws: As ``send(_:_:sessionId:)``, and `DecodingError` when the result does not fit.
         @discardableResult
-        public func send<Command: CDPCommand>(_ command: Command, sessionId: String? = nil) async throws
+        package func send<Command: CDPCommand>(_ command: Command, sessionId: String? = nil) async throws
             -> Command.Result
         {
             let result = try await send(Command.method, try CDPValue(encoding: command), sessionId: sessionId)
@@ -164,7 +161,7 @@
         }
 
         /// Returns when the connection has closed.
-        public func waitUntilClosed() async {
+        package func waitUntilClosed() async {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let closed = state.withLock { state in
                     if state.closedError != nil { return true }
@@ -176,7 +173,7 @@
         }
 
         /// Closes the connection: pending commands throw ``ChromiumError/Code/disconnected``.
-        public func close() {
+        package func close() {
             pipe.withLock { $0 }?.shutDown()
             terminate(ChromiumError(.disconnected, "the connection was closed"))
         }

@@ -4,7 +4,7 @@
     /// A struct over an open set of ``Code``s, so new cases do not break users. Compare codes:
     ///
     /// ```swift
-    /// do { _ = try await connection.send("Browser.getVersion") }
+    /// do { _ = try await browser.version() }
     /// catch let error as ChromiumError where error.code == .disconnected { /* Chromium is gone */ }
     /// ```
     public struct ChromiumError: Error, Sendable, Hashable, CustomStringConvertible {
