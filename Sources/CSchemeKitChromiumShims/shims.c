@@ -2,6 +2,7 @@
 #include "CSchemeKitChromiumShims.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -40,7 +41,12 @@ int schemekit_spawn_with_pipe(const char *path, char *const argv[], char *const 
     posix_spawnattr_init(&attributes);
     // Its own process group: a signal aimed at the test runner's group does not reach Chromium,
     // and the adapter can signal Chromium's whole tree.
-    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+    // No signal blocked: the caller's thread may block SIGCHLD (or more), and a child that
+    // inherited that mask would never hear its own helpers exit.
+    sigset_t unblocked;
+    sigemptyset(&unblocked);
+    posix_spawnattr_setsigmask(&attributes, &unblocked);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
     posix_spawnattr_setpgroup(&attributes, 0);
 
     int result = posix_spawnp(pid, path, &actions, &attributes, argv, envp ? envp : environ);

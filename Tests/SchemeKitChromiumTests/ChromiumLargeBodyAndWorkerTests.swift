@@ -37,7 +37,9 @@
 
         @Test func a150MiBFileArrivesIntactOverCBOR() async throws {
             let (directory, digest) = Self.bigFile
-            let harness = try await ChromiumHarness.start(wireFormat: .cbor) { registry in
+            let harness = try await ChromiumHarness.start(
+                wireFormat: .cbor, configure: { $0.maximumCBORBodySize = 160 << 20 }
+            ) { registry in
                 try registry.register(blankPage, for: "app", pathPrefix: "/blank.html")
                 try registry.register(LocalFileHandler(root: directory), for: "app", pathPrefix: "/big")
             }

@@ -63,5 +63,40 @@
             Data("{\"id\":1}\0".utf8).withUnsafeBytes { framer.append($0) }
             #expect(throws: ChromiumMessageFramer.MalformedStream.self) { try framer.next() }
         }
+
+        /// A CBOR envelope announcing more than the limit is refused at once, before its bytes arrive.
+        @Test func aCBOREnvelopeOverTheLimitIsRefusedAtOnce() throws {
+            let framed = ChromiumWireFormat.cbor.frame(Self.messages[2])
+            var framer = ChromiumMessageFramer(format: .cbor, maximumMessageSize: framed.count - 1)
+            framed.prefix(7).withUnsafeBytes { framer.append($0) }
+            #expect(throws: ChromiumMessageFramer.MessageTooLarge.self) { try framer.next() }
+            var exact = ChromiumMessageFramer(format: .cbor, maximumMessageSize: framed.count)
+            framed.withUnsafeBytes { exact.append($0) }
+            #expect(try exact.next() != nil)
+        }
+
+        /// JSON without a NUL within the limit is refused as soon as the limit is passed, whether the
+        /// bytes come in one read or many.
+        @Test(arguments: [1, 100, 5000])
+        func jsonWithoutAnEndPastTheLimitIsRefused(readSize: Int) throws {
+            var framer = ChromiumMessageFramer(format: .json, maximumMessageSize: 4096)
+            let endless = Data(repeating: UInt8(ascii: " "), count: 5000)
+            var refused: ChromiumMessageFramer.MessageTooLarge?
+            var fed = 0
+            while fed < endless.count, refused == nil {
+                let end = min(endless.count, fed + readSize)
+                endless[fed..<end].withUnsafeBytes { framer.append($0) }
+                fed = end
+                do { _ = try framer.next() } catch let error as ChromiumMessageFramer.MessageTooLarge {
+                    refused = error
+                }
+            }
+            #expect(refused?.limit == 4096)
+            #expect(fed <= 4096 + readSize)
+            // A message of exactly the limit passes.
+            var exact = ChromiumMessageFramer(format: .json, maximumMessageSize: 4096)
+            (Data(repeating: UInt8(ascii: " "), count: 4096) + Data([0])).withUnsafeBytes { exact.append($0) }
+            #expect(try exact.next()?.count == 4096)
+        }
     }
 #endif

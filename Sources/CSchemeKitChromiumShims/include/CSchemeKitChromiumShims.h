@@ -6,7 +6,8 @@
 /// Spawns `path` (searched in PATH when it has no slash) with `argv` (NULL-terminated) and `envp` (NULL-terminated, or NULL for the
 /// caller's environment), handing it `commandFD` as its fd 3 and `replyFD` as its fd 4 (the
 /// DevTools pipe), /dev/null as stdin and stdout, `stderrFD` (or /dev/null when negative) as
-/// stderr, and closing every other descriptor. Returns 0 and stores the pid, or an errno value.
+/// stderr, closing every other descriptor, with no signal blocked (whatever the calling thread
+/// blocks) and in a process group of its own. Returns 0 and stores the pid, or an errno value.
 int schemekit_spawn_with_pipe(const char *path, char *const argv[], char *const envp[],
                               int commandFD, int replyFD, int stderrFD, pid_t *pid);
 

@@ -30,7 +30,9 @@
         /// Default: 75 MiB − 64 KiB (100 MiB − 64 KiB of headroom, after base64).
         public var maximumJSONBodySize: Int
         /// The largest body sent over CBOR (raw bytes; 150 MiB is checked to arrive intact), held in
-        /// memory while collected. Default: 512 MiB.
+        /// memory while collected, once per request in flight. A larger body fails the request with
+        /// ``ChromiumError/Code/bodyTooLarge`` (`Fetch.failRequest`), whose message names this
+        /// setting. Default: 32 MiB.
         public var maximumCBORBodySize: Int
         /// Open-ended ranges (`Range: bytes=N-`, what a media element asks first) are narrowed to at
         /// most this many bytes, so a large video is answered with a 206 of this size and fetched in
@@ -46,7 +48,7 @@
             whenPassed: PassPolicy = .notFound,
             requestTimeout: Duration? = .seconds(60),
             maximumJSONBodySize: Int = ((100 << 20) - (64 << 10)) / 4 * 3,
-            maximumCBORBodySize: Int = 512 << 20,
+            maximumCBORBodySize: Int = 32 << 20,
             openEndedRangeCap: Int? = 8 << 20,
             networkBufferSize: Int = 1 << 20
         ) {

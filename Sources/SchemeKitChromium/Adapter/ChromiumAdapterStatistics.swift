@@ -27,6 +27,9 @@
         public var bodyTooLarge = 0
         /// Response bytes sent in `Fetch.fulfillRequest` bodies.
         public var bytesFulfilled = 0
+        /// Records a ``ChromiumSchemeAdapter/records(bufferLimit:)`` sequence dropped, oldest first,
+        /// because its reader fell behind by more than its limit (one per sequence that missed it).
+        public var droppedRecords = 0
 
         /// Creates zeroed counters.
         public init() {}
@@ -38,7 +41,7 @@
         public var description: String {
             "paused=\(paused) fulfilled=\(fulfilled) continued=\(continued) failed=\(failed) stopped=\(stopped) "
                 + "(canceled=\(canceledByPage) targetGone=\(targetGone) timedOut=\(timedOut) rejected=\(rejectedByChromium)) "
-                + "bodyTooLarge=\(bodyTooLarge) bytes=\(bytesFulfilled)"
+                + "bodyTooLarge=\(bodyTooLarge) bytes=\(bytesFulfilled) droppedRecords=\(droppedRecords)"
         }
     }
 #endif

@@ -20,7 +20,9 @@
                 return
                     "a body of at least \(size) bytes does not fit in one DevTools message: the WebSocket's maximum message size is \(message) bytes, which carries at most \(carried) bytes of body (base64); raise maximumMessageSize (headless-render: --max-message-size)"
             }
-            return "a body of at least \(size) bytes is over the \(bodyLimit)-byte limit of this transport"
+            let setting = connection.wireFormat == .json ? "maximumJSONBodySize" : "maximumCBORBodySize"
+            return
+                "a body of at least \(size) bytes is over the \(bodyLimit)-byte limit of this transport; raise ChromiumAdapterConfiguration.\(setting)"
         }
 
         /// Starts a registry task for a paused request.
@@ -72,6 +74,29 @@
             task.start()
         }
 
+        /// A `Fetch.requestPaused` that cannot be read: dropping it would leave the page's request
+        /// paused forever. It is failed at once (`Fetch.failRequest`) when its `requestId` can be
+        /// read, counted in ``undecodablePausedEvents``, and logged as a failed record with code
+        /// ``ChromiumError/Code/malformedMessage`` on ``records(bufferLimit:)``.
+        func undecodablePause(_ event: CDPEvent, error: any Error) {
+            let requestId = event.params["requestId"]?.stringValue
+            let failure = ChromiumError(
+                .malformedMessage,
+                "an undecodable Fetch.requestPaused (requestId \(requestId ?? "unreadable")) was failed: \(error)")
+            let request = event.params["request"]
+            let record = ChromiumRequestRecord(
+                url: request?["url"]?.stringValue ?? "", registryURL: "", method: request?["method"]?.stringValue ?? "",
+                resourceType: event.params["resourceType"]?.stringValue, status: nil, bytes: 0, handler: nil,
+                outcome: .failed(failure))
+            state.withLock { $0.undecodablePausedEvents += 1 }
+            publish(record) { statistics in
+                guard requestId != nil else { return }
+                statistics.paused += 1
+                statistics.failed += 1
+            }
+            if let requestId { send(CDP.FailRequest(requestId: requestId, errorReason: "Failed")) }
+        }
+
         private func makeRequest(_ paused: CDP.RequestPaused, registryURL: String) throws -> SchemeRequest {
             var fields = HTTPFields()
             for (name, value) in paused.request.headers {
@@ -121,7 +146,11 @@
                 count(&state.statistics)
                 return Array(state.recordSubscribers.values)
             }
-            for subscriber in subscribers { subscriber.yield(record) }
+            var dropped = 0
+            for subscriber in subscribers {
+                if case .dropped = subscriber.yield(record) { dropped += 1 }
+            }
+            if dropped > 0 { state.withLock { $0.statistics.droppedRecords += dropped } }
         }
 
         /// Stops a request's task; nothing more is sent for it except, when asked, a `Fetch.failRequest`.

@@ -38,9 +38,9 @@
     /// fetched in parts.
     public final class ChromiumSchemeAdapter: Sendable {
         /// The registry that answers.
-        public let registry: SchemeRegistry
+        package let registry: SchemeRegistry
         /// The browser connection.
-        public let connection: ChromiumConnection
+        package let connection: ChromiumConnection
         /// The configuration.
         public let configuration: ChromiumAdapterConfiguration
 
@@ -62,6 +62,7 @@
             var loop: Task<Void, Never>?
             var recordSubscribers: [Int: AsyncStream<ChromiumRequestRecord>.Continuation] = [:]
             var nextSubscriber = 0
+            var undecodablePausedEvents = 0
         }
 
         /// Creates an adapter; nothing is intercepted until ``start()``.
@@ -83,7 +84,7 @@
         ///
         /// - Throws: ``ChromiumError`` when Chromium refuses a command.
         public func start() async throws {
-            let events = connection.events(methods: Self.eventNames)
+            let events = connection.events(methods: Self.eventNames, bufferLimit: Self.eventBufferLimit)
             let loop = Task { [weak self] in
                 for await event in events {
                     guard let self else { return }
@@ -108,9 +109,19 @@
         /// The counters so far.
         public var statistics: ChromiumAdapterStatistics { state.withLock { $0.statistics } }
 
+        /// `Fetch.requestPaused` events that could not be read: each was failed at once when its
+        /// `requestId` could be read (and then also counts as paused and failed in ``statistics``).
+        package var undecodablePausedEvents: Int { state.withLock { $0.undecodablePausedEvents } }
+
         /// A record for each request from now on, as it ends.
-        public func records() -> AsyncStream<ChromiumRequestRecord> {
-            let (stream, continuation) = AsyncStream<ChromiumRequestRecord>.makeStream()
+        ///
+        /// - Parameter bufferLimit: How many records the sequence holds unread; past it the oldest is
+        ///   dropped and counted in ``ChromiumAdapterStatistics/droppedRecords`` (requests are never
+        ///   held up by a slow reader). Default: 1024.
+        /// - Returns: A sequence that runs until the caller stops iterating.
+        public func records(bufferLimit: Int = 1024) -> AsyncStream<ChromiumRequestRecord> {
+            let (stream, continuation) = AsyncStream<ChromiumRequestRecord>.makeStream(
+                bufferingPolicy: .bufferingNewest(max(1, bufferLimit)))
             let key = state.withLock { state in
                 defer { state.nextSubscriber += 1 }
                 state.recordSubscribers[state.nextSubscriber] = continuation
@@ -122,6 +133,11 @@
             return stream
         }
 
+        /// How many events the adapter's own subscription holds unread. The loop does only quick work
+        /// per event, so this is reached only when the cooperative pool is starved for long; a drop is
+        /// counted in ``ChromiumConnection/droppedEvents``.
+        static let eventBufferLimit = 1 << 16
+
         static let eventNames: Set<String> = [
             "Fetch.requestPaused", "Network.loadingFailed", "Target.attachedToTarget", "Target.detachedFromTarget",
             "Target.targetDestroyed", "Target.targetCrashed",
@@ -130,7 +146,14 @@
         private func handle(_ event: CDPEvent) {
             switch event.method {
             case "Fetch.requestPaused":
-                guard let paused = try? event.decode(CDP.RequestPaused.self) else { return }
+                let paused: CDP.RequestPaused
+                do {
+                    // Read straight from the protocol value: one decode, no JSON round trip.
+                    paused = try CDP.RequestPaused(params: event.params)
+                } catch {
+                    undecodablePause(event, error: error)
+                    return
+                }
                 pause(paused, sessionId: event.sessionId)
             case "Network.loadingFailed":
                 guard event.params["canceled"]?.boolValue == true,

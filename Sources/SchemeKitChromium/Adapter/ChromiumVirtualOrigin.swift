@@ -39,7 +39,7 @@
         var urlPattern: String { "https://\(host)/*" }
 
         /// The registry URL for a URL of this origin, or `nil` when the URL is not on it.
-        public func registryURL(for url: String) -> String? {
+        package func registryURL(for url: String) -> String? {
             VirtualOriginMapping.registryURL(for: url, host: host, scheme: scheme, registryHost: registryHost)
         }
     }

@@ -8,7 +8,7 @@
     /// }
     /// let version = try await connection.send(GetVersion())
     /// ```
-    public protocol CDPCommand: Encodable, Sendable {
+    package protocol CDPCommand: Encodable, Sendable {
         /// What the command returns.
         associatedtype Result: Decodable & Sendable
         /// The command's name, such as `Fetch.enable`.
@@ -16,5 +16,5 @@
     }
 
     /// A result with nothing in it.
-    public struct CDPEmptyResult: Decodable, Sendable, Hashable {}
+    package struct CDPEmptyResult: Decodable, Sendable, Hashable {}
 #endif

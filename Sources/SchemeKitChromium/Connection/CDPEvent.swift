@@ -1,15 +1,15 @@
 #if Chromium
     /// An event Chromium sent: its method, parameters and the session it belongs to.
-    public struct CDPEvent: Sendable {
+    package struct CDPEvent: Sendable {
         /// The event's name, such as `Fetch.requestPaused`.
-        public var method: String
+        package var method: String
         /// The event's parameters (an object).
-        public var params: CDPValue
+        package var params: CDPValue
         /// The session the event came from; `nil` for the browser session.
-        public var sessionId: String?
+        package var sessionId: String?
 
         /// Creates an event value.
-        public init(method: String, params: CDPValue, sessionId: String?) {
+        package init(method: String, params: CDPValue, sessionId: String?) {
             self.method = method
             self.params = params
             self.sessionId = sessionId
@@ -18,7 +18,7 @@
         /// The parameters in a Swift shape.
         ///
         /// - Throws: `DecodingError` when they do not fit `type`.
-        public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
+        package func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
             try params.decode(as: T.self)
         }
     }

@@ -22,7 +22,7 @@
         /// Chromium's process id; `0` for a browser attached with ``connect(to:maximumMessageSize:timeout:)``.
         public var processIdentifier: Int32 { process?.pid ?? 0 }
         /// Whether this browser attached to a Chromium it did not start (and will not stop).
-        public var isAttached: Bool { process == nil }
+        package var isAttached: Bool { process == nil }
         private let process: ChromiumProcess?
         private let temporaryProfile: URL?
         /// The targets ``newPage(url:)`` opened: what ``close()`` closes on an attached Chromium.

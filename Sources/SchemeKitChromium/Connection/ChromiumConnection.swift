@@ -2,24 +2,21 @@
     import Foundation
     import SchemeKit
 
-    /// A DevTools-protocol connection to one Chromium: commands matched to replies by id, events as
-    /// async sequences, flattened sessions routed by `sessionId`.
+    /// A DevTools-protocol connection to one Chromium: the handle an adapter serves through.
     ///
     /// Created by ``ChromiumBrowser/launch(_:)`` (over the pipe) or
-    /// ``ChromiumBrowser/connect(to:maximumMessageSize:timeout:)`` (over a WebSocket). Every method is
-    /// safe from any task.
-    ///
-    /// ```swift
-    /// let version = try await connection.send("Browser.getVersion")
-    /// for await event in connection.events(sessionId: nil) where event.method == "Target.targetCreated" { … }
-    /// ```
+    /// ``ChromiumBrowser/connect(to:maximumMessageSize:timeout:)`` (over a WebSocket) and handed to
+    /// ``ChromiumSchemeAdapter/init(registry:connection:configuration:)``. The DevTools client itself
+    /// (commands matched to replies by id, events as async sequences, flattened sessions routed by
+    /// `sessionId`) is this package's own: pages and the adapter use it.
     ///
     /// When Chromium exits or the pipe closes, every pending command throws ``ChromiumError`` with
     /// code ``ChromiumError/Code/disconnected``, every later one throws it at once, and every event
-    /// sequence ends: nothing waits forever.
+    /// sequence ends: nothing waits forever. A message from Chromium over 256 MiB closes the
+    /// connection with ``ChromiumError/Code/messageTooLarge``.
     public final class ChromiumConnection: Sendable {
         /// The wire format of this connection.
-        public let wireFormat: ChromiumWireFormat
+        package let wireFormat: ChromiumWireFormat
         private let state = Locked(State())
         private let pipe: Locked<(any ChromiumTransport)?> = Locked(nil)
 
@@ -36,15 +33,24 @@
             var nextSubscriber = 0
             var closedError: ChromiumError?
             var closeWaiters: [CheckedContinuation<Void, Never>] = []
+            var droppedEvents = 0
         }
+
+        /// How many events an ``events(sessionId:methods:bufferLimit:)`` sequence holds unread by
+        /// default before it drops the oldest.
+        package static let defaultEventBufferLimit = 1024
 
         init(wireFormat: ChromiumWireFormat) {
             self.wireFormat = wireFormat
         }
 
-        func attach(descriptor: Int32) {
+        /// Reads and writes the DevTools pipe on `descriptor`; a message from Chromium longer than
+        /// `maximumMessageSize` closes the connection with ``ChromiumError/Code/messageTooLarge``.
+        func attach(
+            descriptor: Int32, maximumMessageSize: Int = ChromiumMessageFramer.defaultMaximumMessageSize
+        ) {
             let pipe = ChromiumPipe(
-                descriptor: descriptor, format: wireFormat,
+                descriptor: descriptor, format: wireFormat, maximumMessageSize: maximumMessageSize,
                 onMessage: { [weak self] in self?.receive($0) },
                 onClose: { [weak self] in self?.terminate($0) })
             self.pipe.withLock { $0 = pipe }
@@ -75,7 +81,7 @@
         /// - Throws: ``ChromiumError``: ``ChromiumError/Code/protocolError`` when Chromium answers
         ///   with an error, ``ChromiumError/Code/disconnected`` when the connection is or becomes closed.
         @discardableResult
-        public func send(_ method: String, _ params: CDPValue = .object([:]), sessionId: String? = nil) async throws
+        package func send(_ method: String, _ params: CDPValue = .object([:]), sessionId: String? = nil) async throws
             -> CDPValue
         {
             guard let pipe = pipe.withLock({ $0 }) else { throw ChromiumError(.disconnected, "not connected") }
@@ -114,7 +120,7 @@
         ///
         /// - Throws: As ``send(_:_:sessionId:)``, and `DecodingError` when the result does not fit.
         @discardableResult
-        public func send<Command: CDPCommand>(_ command: Command, sessionId: String? = nil) async throws
+        package func send<Command: CDPCommand>(_ command: Command, sessionId: String? = nil) async throws
             -> Command.Result
         {
             let result = try await send(Command.method, try CDPValue(encoding: command), sessionId: sessionId)
@@ -127,10 +133,15 @@
         ///   - sessionId: `.some(nil)` for the browser session's events, `.some(id)` for one flattened
         ///     session's; `nil` (the default) for every event.
         ///   - methods: Only these events; `nil` (the default) for all.
+        ///   - bufferLimit: How many events the sequence holds unread; past it the oldest is dropped
+        ///     and counted in ``droppedEvents`` (the reader never stops for a slow subscriber).
+        ///     Default: ``defaultEventBufferLimit`` (1024).
         /// - Returns: A sequence that ends when the connection closes or the caller stops iterating.
-        ///   Events are buffered without limit until read: read them promptly.
-        public func events(sessionId: String?? = nil, methods: Set<String>? = nil) -> AsyncStream<CDPEvent> {
-            let (stream, continuation) = AsyncStream<CDPEvent>.makeStream()
+        package func events(
+            sessionId: String?? = nil, methods: Set<String>? = nil, bufferLimit: Int = defaultEventBufferLimit
+        ) -> AsyncStream<CDPEvent> {
+            let (stream, continuation) = AsyncStream<CDPEvent>.makeStream(
+                bufferingPolicy: .bufferingNewest(max(1, bufferLimit)))
             let key: Int? = state.withLock { state in
                 guard state.closedError == nil else { return nil }
                 let key = state.nextSubscriber
@@ -150,7 +161,7 @@
         }
 
         /// Returns when the connection has closed.
-        public func waitUntilClosed() async {
+        package func waitUntilClosed() async {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let closed = state.withLock { state in
                     if state.closedError != nil { return true }
@@ -162,7 +173,7 @@
         }
 
         /// Closes the connection: pending commands throw ``ChromiumError/Code/disconnected``.
-        public func close() {
+        package func close() {
             pipe.withLock { $0 }?.shutDown()
             terminate(ChromiumError(.disconnected, "the connection was closed"))
         }
@@ -190,8 +201,16 @@
                     return true
                 }.map(\.continuation)
             }
-            for continuation in targets { continuation.yield(event) }
+            var dropped = 0
+            for continuation in targets {
+                if case .dropped = continuation.yield(event) { dropped += 1 }
+            }
+            if dropped > 0 { state.withLock { $0.droppedEvents += dropped } }
         }
+
+        /// Events dropped, oldest first, because a subscriber held ``events(sessionId:methods:bufferLimit:)``'s
+        /// limit unread (one per subscriber that missed it).
+        package var droppedEvents: Int { state.withLock { $0.droppedEvents } }
 
         func terminate(_ error: ChromiumError) {
             let (pending, subscribers, waiters) = state.withLock { state in

@@ -4,7 +4,7 @@
     /// A struct over an open set of ``Code``s, so new cases do not break users. Compare codes:
     ///
     /// ```swift
-    /// do { _ = try await connection.send("Browser.getVersion") }
+    /// do { _ = try await browser.version() }
     /// catch let error as ChromiumError where error.code == .disconnected { /* Chromium is gone */ }
     /// ```
     public struct ChromiumError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -27,6 +27,9 @@
             public static let bodyTooLarge = Code(rawValue: "bodyTooLarge")
             /// A message from Chromium could not be parsed.
             public static let malformedMessage = Code(rawValue: "malformedMessage")
+            /// A message from Chromium was longer than the connection accepts (256 MiB over the pipe,
+            /// `maximumMessageSize` over a WebSocket); the connection is closed.
+            public static let messageTooLarge = Code(rawValue: "messageTooLarge")
             /// A JavaScript expression threw.
             public static let evaluationFailed = Code(rawValue: "evaluationFailed")
         }

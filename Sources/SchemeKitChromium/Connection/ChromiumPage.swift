@@ -2,17 +2,18 @@
     public import Foundation
     public import SchemeKit
 
-    /// A page (a DevTools target) with its own flattened session.
+    /// A page (a DevTools target) with its own flattened session: navigate, evaluate, screenshot,
+    /// print to PDF, close.
     ///
-    /// Commands sent through ``send(_:_:)`` carry the page's ``sessionId``; ``events(methods:)`` gives
-    /// the page's events only. A page is a ``SchemeKit/PoolableSession`` (see ``ChromiumPagePool``).
+    /// A page is a ``SchemeKit/PoolableSession``: ``ChromiumBrowser/makePagePool(configuration:)``
+    /// keeps warm pages ready.
     public final class ChromiumPage: Sendable {
         /// The target's id (also its main frame's id).
         public let targetId: String
         /// The flattened session's id.
-        public let sessionId: String
+        package let sessionId: String
         /// The connection the page belongs to.
-        public let connection: ChromiumConnection
+        package let connection: ChromiumConnection
 
         init(targetId: String, sessionId: String, connection: ChromiumConnection) {
             self.targetId = targetId
@@ -30,18 +31,18 @@
 
         /// Sends a command to this page's session; see ``ChromiumConnection/send(_:_:sessionId:)``.
         @discardableResult
-        public func send(_ method: String, _ params: CDPValue = .object([:])) async throws -> CDPValue {
+        package func send(_ method: String, _ params: CDPValue = .object([:])) async throws -> CDPValue {
             try await connection.send(method, params, sessionId: sessionId)
         }
 
         /// Sends a typed command to this page's session.
         @discardableResult
-        public func send<Command: CDPCommand>(_ command: Command) async throws -> Command.Result {
+        package func send<Command: CDPCommand>(_ command: Command) async throws -> Command.Result {
             try await connection.send(command, sessionId: sessionId)
         }
 
-        /// This page's events; see ``ChromiumConnection/events(sessionId:methods:)``.
-        public func events(methods: Set<String>? = nil) -> AsyncStream<CDPEvent> {
+        /// This page's events; see ``ChromiumConnection/events(sessionId:methods:bufferLimit:)``.
+        package func events(methods: Set<String>? = nil) -> AsyncStream<CDPEvent> {
             connection.events(sessionId: .some(sessionId), methods: methods)
         }
 

@@ -8,10 +8,14 @@
     ///
     /// A dedicated thread reads because a blocking `read` must not hold a thread of Swift's
     /// cooperative pool (two threads on two cores). The reader ends with exactly one `onClose` call,
-    /// at end of file, on a read error, or on a message it cannot parse.
+    /// at end of file, on a read error, on a message it cannot parse, or on one longer than
+    /// ``maximumIncomingMessageSize``.
     final class ChromiumPipe: ChromiumTransport {
         let format: ChromiumWireFormat
-        private let descriptor: Int32
+        /// The longest message read from Chromium; a longer one closes the pipe with
+        /// ``ChromiumError/Code/messageTooLarge``.
+        let maximumIncomingMessageSize: Int
+        private let descriptor: ChromiumPipeDescriptor
         private let writes = DispatchQueue(label: "SchemeKitChromium.pipe.write")
         private let onMessage: @Sendable (CDPValue) -> Void
         private let onClose: @Sendable (ChromiumError) -> Void
@@ -19,11 +23,13 @@
         init(
             descriptor: Int32,
             format: ChromiumWireFormat,
+            maximumMessageSize: Int = ChromiumMessageFramer.defaultMaximumMessageSize,
             onMessage: @escaping @Sendable (CDPValue) -> Void,
             onClose: @escaping @Sendable (ChromiumError) -> Void
         ) {
-            self.descriptor = descriptor
+            self.descriptor = ChromiumPipeDescriptor(descriptor)
             self.format = format
+            self.maximumIncomingMessageSize = maximumMessageSize
             self.onMessage = onMessage
             self.onClose = onClose
         }
@@ -42,9 +48,12 @@
         }
 
         /// Queues one message for writing, in call order; `completion` gets the write error, if any.
+        ///
+        /// The write holds the descriptor's owner, so the descriptor stays open (and its number
+        /// cannot be reused) until the last queued write has run, even when the pipe is released first.
         func enqueue(_ message: Data, completion: @escaping @Sendable (ChromiumError?) -> Void) {
             writes.async { [descriptor] in
-                if case .failure(let error) = Self.writeAll(message, to: descriptor) {
+                if case .failure(let error) = Self.writeAll(message, to: descriptor.value) {
                     completion(error)
                 } else {
                     completion(nil)
@@ -54,7 +63,7 @@
 
         /// Shuts the socket down: the reader sees end of file and reports the close.
         func shutDown() {
-            _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
+            _ = Glibc.shutdown(descriptor.value, Int32(SHUT_RDWR))
         }
 
         private static func writeAll(_ message: Data, to descriptor: Int32) -> Result<Void, ChromiumError> {
@@ -78,10 +87,10 @@
             let chunk = 1 << 20
             let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
             defer { readBuffer.deallocate() }
-            var framer = ChromiumMessageFramer(format: format)
+            var framer = ChromiumMessageFramer(format: format, maximumMessageSize: maximumIncomingMessageSize)
             var closing = ChromiumError(.disconnected, "Chromium closed the DevTools pipe")
             reading: while true {
-                let got = read(descriptor, readBuffer.baseAddress!, chunk)
+                let got = read(descriptor.value, readBuffer.baseAddress!, chunk)
                 if got < 0 && errno == EINTR { continue }
                 if got <= 0 { break }
                 framer.append(UnsafeRawBufferPointer(rebasing: readBuffer[..<got]))
@@ -89,6 +98,9 @@
                     while let message = try framer.next() {
                         onMessage(try format.decode(message))
                     }
+                } catch let error as ChromiumMessageFramer.MessageTooLarge {
+                    closing = ChromiumError(.messageTooLarge, "\(error)")
+                    break reading
                 } catch {
                     closing = ChromiumError(.malformedMessage, "\(error)")
                     break reading
@@ -96,11 +108,6 @@
             }
             shutDown()
             onClose(closing)
-        }
-
-        deinit {
-            // Closed only here, when no write can be queued any more, so the number is never reused under a writer.
-            close(descriptor)
         }
     }
 #endif

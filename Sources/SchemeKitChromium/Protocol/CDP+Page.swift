@@ -1,74 +1,74 @@
 #if Chromium
     extension CDP {
         /// `Page.navigate`.
-        public struct Navigate: CDPCommand {
+        package struct Navigate: CDPCommand {
             /// The command's name.
-            public static let method = "Page.navigate"
+            package static let method = "Page.navigate"
             /// Where to go.
-            public var url: String
+            package var url: String
             /// The navigation's outcome.
-            public struct Result: Decodable, Sendable {
+            package struct Result: Decodable, Sendable {
                 /// The main frame.
-                public var frameId: String
+                package var frameId: String
                 /// Set when the navigation failed (`net::ERR_ABORTED`).
-                public var errorText: String?
+                package var errorText: String?
             }
             /// Creates the command.
-            public init(url: String) { self.url = url }
+            package init(url: String) { self.url = url }
         }
 
         /// `Page.captureScreenshot` as PNG.
-        public struct CaptureScreenshot: CDPCommand {
+        package struct CaptureScreenshot: CDPCommand {
             /// The command's name.
-            public static let method = "Page.captureScreenshot"
+            package static let method = "Page.captureScreenshot"
             /// `png`.
-            public var format = "png"
+            package var format = "png"
             /// The image (binary: base64 on JSON, raw on CBOR, decoded either way).
-            public struct Result: Decodable, Sendable {
+            package struct Result: Decodable, Sendable {
                 /// The PNG, base64-encoded.
-                public var data: String
+                package var data: String
             }
             /// Creates the command.
-            public init() {}
+            package init() {}
         }
 
         /// `Runtime.evaluate`, awaiting a promise and returning the value as JSON-like data.
-        public struct Evaluate: CDPCommand {
+        package struct Evaluate: CDPCommand {
             /// The command's name.
-            public static let method = "Runtime.evaluate"
+            package static let method = "Runtime.evaluate"
             /// The expression.
-            public var expression: String
+            package var expression: String
             /// Wait for a promise to settle.
-            public var awaitPromise = true
+            package var awaitPromise = true
             /// Return the value itself, not a handle.
-            public var returnByValue = true
+            package var returnByValue = true
             /// The outcome.
-            public struct Result: Decodable, Sendable {
+            package struct Result: Decodable, Sendable {
                 /// The value.
-                public var result: RemoteObject
+                package var result: RemoteObject
                 /// Set when the expression threw.
-                public var exceptionDetails: ExceptionDetails?
+                package var exceptionDetails: ExceptionDetails?
             }
             /// Creates the command.
-            public init(expression: String) { self.expression = expression }
+            package init(expression: String) { self.expression = expression }
         }
 
         /// A JavaScript value, by value.
-        public struct RemoteObject: Decodable, Sendable {
+        package struct RemoteObject: Decodable, Sendable {
             /// `string`, `number`, `object`, `undefined`, …
-            public var type: String
+            package var type: String
             /// The value (for `returnByValue`).
-            public var value: CDPValue?
+            package var value: CDPValue?
             /// A description (for errors and objects).
-            public var description: String?
+            package var description: String?
         }
 
         /// What an exception reports.
-        public struct ExceptionDetails: Decodable, Sendable {
+        package struct ExceptionDetails: Decodable, Sendable {
             /// The message.
-            public var text: String
+            package var text: String
             /// The exception value.
-            public var exception: RemoteObject?
+            package var exception: RemoteObject?
         }
     }
 #endif

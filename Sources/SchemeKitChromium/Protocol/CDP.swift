@@ -4,15 +4,15 @@
     /// Only the fields SchemeKit reads or writes are declared; Chromium ignores missing optional
     /// parameters and the decoders ignore fields they do not declare. Names follow the protocol
     /// (<https://chromedevtools.github.io/devtools-protocol/>).
-    public enum CDP {
+    package enum CDP {
         /// A header as the Fetch domain carries it.
-        public struct HeaderEntry: Codable, Sendable, Hashable {
+        package struct HeaderEntry: Codable, Sendable, Hashable {
             /// The header's name.
-            public var name: String
+            package var name: String
             /// The header's value.
-            public var value: String
+            package var value: String
             /// Creates an entry.
-            public init(name: String, value: String) {
+            package init(name: String, value: String) {
                 self.name = name
                 self.value = value
             }

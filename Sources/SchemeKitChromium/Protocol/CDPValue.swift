@@ -1,5 +1,5 @@
 #if Chromium
-    public import Foundation
+    package import Foundation
 
     /// A DevTools-protocol value: what a message, a command's parameters or a result is made of.
     ///
@@ -7,7 +7,7 @@
     /// CBOR (`--remote-debugging-pipe=cbor`). The one difference between them is ``binary(_:)``:
     /// CBOR carries it as raw bytes, JSON as a base64 string (so a value read from JSON holds a
     /// ``string(_:)`` where CBOR holds ``binary(_:)``; ``binaryData`` reads either).
-    public enum CDPValue: Sendable, Hashable {
+    package enum CDPValue: Sendable, Hashable {
         /// `null`.
         case null
         /// `true` or `false`.
@@ -26,19 +26,19 @@
         case object([String: CDPValue])
 
         /// The member named `key` of an object; `nil` for a missing member or a non-object.
-        public subscript(key: String) -> CDPValue? {
+        package subscript(key: String) -> CDPValue? {
             if case .object(let members) = self { return members[key] }
             return nil
         }
 
         /// The string, or `nil`.
-        public var stringValue: String? {
+        package var stringValue: String? {
             if case .string(let value) = self { return value }
             return nil
         }
 
         /// The integer (a whole double counts), or `nil`.
-        public var intValue: Int? {
+        package var intValue: Int? {
             switch self {
             case .int(let value): return value
             case .double(let value) where value.rounded() == value && abs(value) < 1e15: return Int(value)
@@ -47,7 +47,7 @@
         }
 
         /// The number as a double, or `nil`.
-        public var doubleValue: Double? {
+        package var doubleValue: Double? {
             switch self {
             case .int(let value): return Double(value)
             case .double(let value): return value
@@ -56,23 +56,23 @@
         }
 
         /// The elements of an array, or `nil`.
-        public var arrayValue: [CDPValue]? {
+        package var arrayValue: [CDPValue]? {
             if case .array(let elements) = self { return elements }
             return nil
         }
 
         /// The value as compact JSON text (``binary(_:)`` as a base64 string), as the JSON pipe
         /// carries it: `true`, `"no-cache"`, `{"a":1}`.
-        public var jsonText: String { String(decoding: CDPJSON.encode(self), as: UTF8.self) }
+        package var jsonText: String { String(decoding: CDPJSON.encode(self), as: UTF8.self) }
 
         /// The Boolean, or `nil`.
-        public var boolValue: Bool? {
+        package var boolValue: Bool? {
             if case .bool(let value) = self { return value }
             return nil
         }
 
         /// The bytes of a `binary` field: raw bytes (CBOR) or the decoded base64 string (JSON).
-        public var binaryData: Data? {
+        package var binaryData: Data? {
             switch self {
             case .binary(let data): return data
             case .string(let base64): return Data(base64Encoded: base64)
@@ -83,7 +83,7 @@
 
     extension CDPValue: Codable {
         /// Decodes any JSON value; binary data cannot be told from a string in JSON and decodes as one.
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
             if container.decodeNil() {
                 self = .null
@@ -103,7 +103,7 @@
         }
 
         /// Encodes as JSON would carry it: ``binary(_:)`` as a base64 string.
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var container = encoder.singleValueContainer()
             switch self {
             case .null: try container.encodeNil()
@@ -122,7 +122,7 @@
         /// Converts a `Codable` value (a command's parameters) into a protocol value.
         ///
         /// `Data` members become base64 strings, which Chromium accepts on both transports.
-        public init(encoding value: some Encodable) throws {
+        package init(encoding value: some Encodable) throws {
             let json = try JSONEncoder().encode(value)
             self = try JSONDecoder().decode(CDPValue.self, from: json)
         }
@@ -131,7 +131,7 @@
         ///
         /// ``binary(_:)`` members decode as base64 strings, so a `Data` member reads the same from
         /// either transport.
-        public func decode<T: Decodable>(as type: T.Type = T.self) throws -> T {
+        package func decode<T: Decodable>(as type: T.Type = T.self) throws -> T {
             try JSONDecoder().decode(T.self, from: JSONEncoder().encode(self))
         }
     }

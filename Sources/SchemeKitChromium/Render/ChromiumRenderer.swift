@@ -38,11 +38,11 @@
         }
 
         /// The browser.
-        public let browser: ChromiumBrowser
+        package let browser: ChromiumBrowser
         /// The adapter serving the registry.
         public let adapter: ChromiumSchemeAdapter
         /// The page pool.
-        public let pool: SessionPool<ChromiumPage>
+        package let pool: SessionPool<ChromiumPage>
 
         private init(browser: ChromiumBrowser, adapter: ChromiumSchemeAdapter, pool: SessionPool<ChromiumPage>) {
             self.browser = browser

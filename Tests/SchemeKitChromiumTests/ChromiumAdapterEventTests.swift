@@ -1,0 +1,105 @@
+#if Chromium
+    import Foundation
+    import SchemeKit
+    import Testing
+
+    @testable import SchemeKitChromium
+
+    /// The adapter fed events through a fake transport: no Chromium needed.
+    @Suite(.serialized, .timeLimit(.minutes(1)))
+    struct ChromiumAdapterEventTests {
+        static func adapter(
+            wireFormat: ChromiumWireFormat = .json, handler: ClosureHandler = blankPage
+        ) async throws -> (ChromiumSchemeAdapter, ChromiumConnection, FakeChromiumTransport) {
+            let (connection, transport) = FakeChromiumTransport.connection(wireFormat: wireFormat)
+            let registry = SchemeRegistry()
+            try registry.register(handler, for: "app")
+            let adapter = ChromiumSchemeAdapter(
+                registry: registry, connection: connection,
+                configuration: ChromiumAdapterConfiguration(origins: [ChromiumHarness.origin]))
+            try await adapter.start()
+            return (adapter, connection, transport)
+        }
+
+        static func requestPaused(_ params: CDPValue) -> CDPValue {
+            .object(["method": .string("Fetch.requestPaused"), "params": params])
+        }
+
+        /// A `Fetch.requestPaused` whose request cannot be read (a URL that is a number) is failed at
+        /// once with its `requestId`, and counted: the page's request never hangs.
+        @Test func anUndecodableRequestPausedFailsAtOnce() async throws {
+            let (adapter, connection, transport) = try await Self.adapter()
+            connection.receive(
+                Self.requestPaused(
+                    .object(["requestId": .string("interception-job-7.0"), "request": .object(["url": .int(5)])])))
+            let failed = await ChromiumHarness.eventually(.seconds(3)) {
+                transport.sent("Fetch.failRequest").contains {
+                    $0["params"]?["requestId"]?.stringValue == "interception-job-7.0"
+                }
+            }
+            #expect(failed, "no Fetch.failRequest for the malformed event")
+            #expect(adapter.undecodablePausedEvents == 1)
+            #expect(adapter.statistics.failed == 1)
+            #expect(adapter.statistics.inFlight == 0)
+            // Without a readable requestId nothing can be failed, but the event is still counted.
+            connection.receive(Self.requestPaused(.object(["requestId": .int(3)])))
+            #expect(await ChromiumHarness.eventually(.seconds(3)) { adapter.undecodablePausedEvents == 2 })
+            #expect(transport.sent("Fetch.failRequest").count == 1)
+            await adapter.stop()
+        }
+
+        static func validRequest(_ id: String) -> CDPValue {
+            requestPaused(
+                .object([
+                    "requestId": .string(id), "frameId": .string("frame"), "resourceType": .string("Document"),
+                    "request": .object([
+                        "url": .string("https://app.localhost/\(id).html"), "method": .string("GET"),
+                        "headers": .object(["Accept": .string("text/html")]),
+                    ]),
+                ]))
+        }
+
+        /// A record sequence nobody reads holds only its limit: the oldest go, counted in the statistics.
+        @Test func aRecordSequenceDropsItsOldestPastTheLimit() async throws {
+            let (adapter, connection, transport) = try await Self.adapter()
+            let records = adapter.records(bufferLimit: 2)
+            for index in 0..<5 { connection.receive(Self.validRequest("r\(index)")) }
+            #expect(await ChromiumHarness.eventually(.seconds(5)) { adapter.statistics.fulfilled == 5 })
+            #expect(transport.sent("Fetch.fulfillRequest").count == 5)
+            #expect(adapter.statistics.droppedRecords == 3)
+            var urls: [String] = []
+            for await record in records {
+                urls.append(record.url)
+                if urls.count == 2 { break }
+            }
+            #expect(Set(urls).count == 2)
+            await adapter.stop()
+        }
+
+        /// Over CBOR a body is held whole per request: by default at most 32 MiB, and the request
+        /// failing past it says which setting raises the limit.
+        @Test func aCBORBodyOver32MiBFailsNamingTheSetting() async throws {
+            #expect(ChromiumAdapterConfiguration().maximumCBORBodySize == 32 << 20)
+            let big = ClosureHandler(name: "big") { _, writer in
+                try await writer.respond(SchemeResponse(status: .ok), body: Data(count: (32 << 20) + 1))
+                return .handled
+            }
+            let (adapter, connection, transport) = try await Self.adapter(wireFormat: .cbor, handler: big)
+            let records = adapter.records()
+            connection.receive(Self.validRequest("big"))
+            var failure: ChromiumError?
+            for await record in records {
+                if case .failed(let error) = record.outcome { failure = error }
+                break
+            }
+            #expect(failure?.code == .bodyTooLarge)
+            #expect(
+                failure?.message.contains("ChromiumAdapterConfiguration.maximumCBORBodySize") == true,
+                "\(String(describing: failure))")
+            #expect(adapter.statistics.bodyTooLarge == 1)
+            #expect(await ChromiumHarness.eventually(.seconds(3)) { transport.sent("Fetch.failRequest").count == 1 })
+            #expect(transport.sent("Fetch.fulfillRequest").isEmpty)
+            await adapter.stop()
+        }
+    }
+#endif

@@ -1,0 +1,59 @@
+#if Chromium
+    import Foundation
+    import SchemeKit
+
+    @testable import SchemeKitChromium
+
+    /// A DevTools transport with no Chromium behind it: it records every command, answers each with
+    /// an empty result, and lets a test feed the connection any message (a malformed event included).
+    final class FakeChromiumTransport: ChromiumTransport {
+        private let state = Locked(State())
+
+        private struct State {
+            var sent: [CDPValue] = []
+            weak var connection: ChromiumConnection?
+        }
+
+        var maximumMessageSize: Int? { nil }
+
+        /// A connection over a fresh fake transport.
+        static func connection(wireFormat: ChromiumWireFormat = .json) -> (ChromiumConnection, FakeChromiumTransport) {
+            let connection = ChromiumConnection(wireFormat: wireFormat)
+            let transport = FakeChromiumTransport()
+            transport.state.withLock { $0.connection = connection }
+            connection.attach(transport: transport)
+            return (connection, transport)
+        }
+
+        /// CBOR whatever the connection's format: the cheapest codec both ways, so the fake costs
+        /// little in the adapter benchmark.
+        func frame(_ message: CDPValue) -> Data { CDPCBOR.encode(message) }
+
+        func enqueue(_ message: Data, completion: @escaping @Sendable (ChromiumError?) -> Void) {
+            guard let value = try? CDPCBOR.decode(message) else {
+                completion(ChromiumError(.malformedMessage, "not CBOR"))
+                return
+            }
+            let connection = state.withLock { state in
+                state.sent.append(value)
+                return state.connection
+            }
+            completion(nil)
+            if let id = value["id"]?.intValue {
+                DispatchQueue.global().async {
+                    connection?.receive(.object(["id": .int(id), "result": .object([:])]))
+                }
+            }
+        }
+
+        func shutDown() {
+            let connection = state.withLock { $0.connection }
+            connection?.terminate(ChromiumError(.disconnected, "the fake transport was shut down"))
+        }
+
+        /// The commands sent so far named `method`.
+        func sent(_ method: String) -> [CDPValue] {
+            state.withLock { $0.sent.filter { $0["method"]?.stringValue == method } }
+        }
+    }
+#endif
