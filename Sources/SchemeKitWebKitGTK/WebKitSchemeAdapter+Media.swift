@@ -15,7 +15,7 @@
         /// SwiftPM builds the product next to the executables of the package that depends on it, so an
         /// app whose executable target lists `SchemeKitWebKitGTKMedia` finds it with no set-up. An app
         /// installed elsewhere ships the file and passes its URL to
-        /// ``init(registry:context:executor:bufferCapacity:mediaExtension:)``.
+        /// ``init(registry:context:executor:bufferCapacity:maximumRequestBodySize:mediaExtension:)``.
         public static var defaultMediaExtension: URL? {
             let fileManager = FileManager.default
             if let path = ProcessInfo.processInfo.environment["SCHEMEKIT_WEBKIT_MEDIA_EXTENSION"], !path.isEmpty {

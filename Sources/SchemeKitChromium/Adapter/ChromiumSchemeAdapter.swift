@@ -2,7 +2,7 @@
     public import SchemeKit
     import Foundation
 
-    /// Serves virtual https origins to Chromium from a ``SchemeKit/SchemeRegistry``, through the
+    /// Serves virtual https origins to Chromium from a `SchemeRegistry`, through the
     /// DevTools Fetch domain: the Chromium engine adapter.
     ///
     /// ```swift
@@ -19,7 +19,7 @@
     ///
     /// ## How a request is served
     /// `Fetch.enable` on the *browser* session pauses every request to the origins, service
-    /// workers' included. For each `Fetch.requestPaused` the adapter builds a ``SchemeKit/SchemeRequest``
+    /// workers' included. For each `Fetch.requestPaused` the adapter builds a `SchemeRequest`
     /// (method, headers, body from `postDataEntries`) for the registry URL, starts a registry task,
     /// collects the response (CDP has no streaming fulfil) and answers `Fetch.fulfillRequest` with
     /// status, headers and body — raw bytes on CBOR, base64 on JSON.

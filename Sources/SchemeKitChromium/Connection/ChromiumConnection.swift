@@ -69,7 +69,7 @@
         /// The transport's maximum message size, when it has one.
         var maximumMessageSize: Int? { pipe.withLock { $0 }?.maximumMessageSize }
 
-        /// Whether the connection is closed (Chromium gone or ``close()`` called).
+        /// Whether the connection is closed (Chromium gone or `close()` called).
         public var isClosed: Bool { state.withLock { $0.closedError != nil } }
 
         /// Sends a command and returns its `result` object.

@@ -5,7 +5,7 @@
     /// A page (a DevTools target) with its own flattened session: navigate, evaluate, screenshot,
     /// print to PDF, close.
     ///
-    /// A page is a ``SchemeKit/PoolableSession``: ``ChromiumBrowser/makePagePool(configuration:)``
+    /// A page is a `PoolableSession`: ``ChromiumBrowser/makePagePool(configuration:)``
     /// keeps warm pages ready.
     public final class ChromiumPage: Sendable {
         /// The target's id (also its main frame's id).
@@ -68,7 +68,7 @@
         /// Evaluates `expression` in the page (a script: its completion value is the result),
         /// awaiting a Promise, and returns its value.
         ///
-        /// The contract is the same on every engine (see ``SchemeKit/JavaScriptValue``): what
+        /// The contract is the same on every engine (see `JavaScriptValue`): what
         /// `JSON.stringify` would keep, with `undefined` as `null`.
         ///
         /// - Returns: The value; print it to see it as JSON text.

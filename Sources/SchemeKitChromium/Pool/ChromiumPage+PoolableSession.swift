@@ -31,7 +31,7 @@
     }
 
     extension ChromiumBrowser {
-        /// A ``SchemeKit/SessionPool`` of this browser's pages: pre-warmed, reset (`about:blank`,
+        /// A `SessionPool` of this browser's pages: pre-warmed, reset (`about:blank`,
         /// history) and health-checked between holders.
         ///
         /// ```swift
@@ -42,7 +42,7 @@
         /// try await pool.recycle(page)
         /// ```
         ///
-        /// - Parameter configuration: Sizes and limits. Default: ``SchemeKit/SessionPoolConfiguration``'s defaults.
+        /// - Parameter configuration: Sizes and limits. Default: `SessionPoolConfiguration`'s defaults.
         public func makePagePool(configuration: SessionPoolConfiguration = SessionPoolConfiguration()) -> SessionPool<
             ChromiumPage
         > {

@@ -2,7 +2,7 @@
     public import SchemeKit
     import Foundation
 
-    /// Serves virtual https origins to Firefox from a ``SchemeKit/SchemeRegistry``, through WebDriver
+    /// Serves virtual https origins to Firefox from a `SchemeRegistry`, through WebDriver
     /// BiDi's network interception: the Firefox engine adapter.
     ///
     /// ```swift
@@ -20,7 +20,7 @@
     /// ## How a request is served
     /// ``start()`` subscribes to `network.beforeRequestSent` and adds one intercept
     /// (`network.addIntercept`, phase `beforeRequestSent`) with a URL pattern per origin. For each
-    /// request the intercept holds, the adapter builds a ``SchemeKit/SchemeRequest`` (method,
+    /// request the intercept holds, the adapter builds a `SchemeRequest` (method,
     /// headers, and the body of a `POST`, which Firefox hands over through `network.addDataCollector`
     /// and `network.getData`) for the registry URL, starts a registry task, collects the response
     /// (BiDi has no streaming answer) and answers `network.provideResponse` with status, reason,

@@ -12,7 +12,7 @@
     /// let pdf = try await page.printToPDF(background: true)
     /// ```
     ///
-    /// A page is a ``SchemeKit/PoolableSession`` (see ``FirefoxBrowser/makePagePool(configuration:)``).
+    /// A page is a `PoolableSession` (see ``FirefoxBrowser/makePagePool(configuration:)``).
     public final class FirefoxPage: Sendable {
         /// The browsing context's id.
         package let context: String
@@ -45,7 +45,7 @@
 
         /// Evaluates `expression` in the page, awaiting a Promise, and returns its value.
         ///
-        /// The contract is the same on every engine (see ``SchemeKit/JavaScriptValue``): what
+        /// The contract is the same on every engine (see `JavaScriptValue`): what
         /// `JSON.stringify` would keep, with `undefined` as `null`; a `bigint` becomes its digits and
         /// a `Date` its ISO string.
         ///

@@ -32,7 +32,7 @@
     }
 
     extension FirefoxBrowser {
-        /// A ``SchemeKit/SessionPool`` of this browser's pages: pre-warmed, reset (`about:blank`)
+        /// A `SessionPool` of this browser's pages: pre-warmed, reset (`about:blank`)
         /// and health-checked between holders.
         ///
         /// ```swift
@@ -43,7 +43,7 @@
         /// try await pool.recycle(page)
         /// ```
         ///
-        /// - Parameter configuration: Sizes and limits. Default: ``SchemeKit/SessionPoolConfiguration``'s defaults.
+        /// - Parameter configuration: Sizes and limits. Default: `SessionPoolConfiguration`'s defaults.
         public func makePagePool(configuration: SessionPoolConfiguration = SessionPoolConfiguration())
             -> SessionPool<FirefoxPage>
         {
