@@ -126,7 +126,8 @@ extension DiskStorage {
         /// - Throws: ``DiskStorageError`` when the entry is larger than the size limit, or the file
         ///   cannot be written (directory gone or read-only, disk full). The previous value, if
         ///   any, is kept then.
-        package func store(_ data: Data, forKey key: String, expiration: CacheExpiration? = nil) throws(DiskStorageError)
+        package func store(_ data: Data, forKey key: String, expiration: CacheExpiration? = nil)
+            throws(DiskStorageError)
         {
             let keyLength = key.utf8.count
             guard keyLength <= DiskEntryHeader.maximumKeyLength else { throw .keyTooLong(keyLength) }
@@ -380,7 +381,8 @@ extension DiskStorage {
             guard let data = try? JSONEncoder().encode(index) else { return }
             let temporary = "\(directoryPath)/\(DiskStorage.temporaryPrefix)index-\(UUID().uuidString)"
             // The index may lag the entries (see the contract); a failed write is retried with the next.
-            try? AtomicFile.write([data], to: path(of: DiskIndexFile.name), temporaryPath: temporary, durability: .complete)
+            try? AtomicFile.write(
+                [data], to: path(of: DiskIndexFile.name), temporaryPath: temporary, durability: .complete)
         }
 
         /// Reads the directory: the index where it matches the files, entry headers elsewhere.

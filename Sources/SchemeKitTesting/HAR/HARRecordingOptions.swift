@@ -16,7 +16,8 @@ public struct HARRecordingOptions: Sendable {
 
     /// Creates options; the defaults are documented on each property.
     public init(maxInlineBodySize: Int = 1 << 20, maxRequestBodySize: Int = 64 << 20, url: HARRecordedURL = .request) {
-        self.init(maxInlineBodySize: maxInlineBodySize, maxRequestBodySize: maxRequestBodySize, creator: .schemeKit, url: url)
+        self.init(
+            maxInlineBodySize: maxInlineBodySize, maxRequestBodySize: maxRequestBodySize, creator: .schemeKit, url: url)
     }
 
     /// Options with another `creator`.
