@@ -135,7 +135,7 @@ final class URLSessionExchange: Sendable {
             $0.windowed = window
             $0.firstWindow = window
         }
-        return try await withTaskCancellationHandler {
+        let response = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation {
                 (head: CheckedContinuation<SchemeHTTPClientResponse, any Error>) in
                 let start: URLSessionDataTask? = state.withLock { state in
@@ -155,6 +155,12 @@ final class URLSessionExchange: Sendable {
         } onCancel: {
             fail(SchemeHTTPClientError(.cancelled, detail: "the calling task was cancelled"))
         }
+        // The head was built on URLSession's delegate queue, then handed over by the continuation
+        // after `receive(head:task:)` released the state's lock. Taking that lock here orders the
+        // two threads in a way ThreadSanitizer sees (it reported the continuation's hand-off from a
+        // dispatch thread as a race on the head's storage).
+        state.withLock { _ in }
+        return response
     }
 
     private func startTimer() {
