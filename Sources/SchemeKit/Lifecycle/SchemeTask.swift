@@ -1,7 +1,8 @@
 /// The engine's handle on one request: run it, stop it, wait for it, see who answered.
 ///
-/// An engine adapter gets a `SchemeTask` from ``SchemeRegistry/task(for:sink:)`` for each request
-/// and calls ``start(immediately:)``; to run a request to completion in the calling Swift task
+/// An engine adapter gets a `SchemeTask` from ``SchemeRegistry/task(for:sink:)`` (or
+/// ``SchemeRegistry/task(for:makeSink:)`` when the sink needs its task) for each request and calls
+/// ``start(immediately:)``; to run a request to completion in the calling Swift task
 /// instead, it calls ``SchemeRegistry/handle(_:sink:)``. When the engine gives up on the request
 /// (navigation away, view closed, connection dropped) it calls ``stop()``, from any thread, at
 /// any moment: the handler's own Swift task is cancelled and nothing more reaches the sink.
@@ -56,7 +57,7 @@ public struct SchemeTask: Sendable {
     ///
     /// Returns at once for a task that was stopped before it ran. Waits until the task is run
     /// (or stopped) for one that was neither started nor stopped.
-    package func waitForCompletion() async {
+    public func waitForCompletion() async {
         await storage.waitForCompletion()
     }
 

@@ -17,8 +17,8 @@ import Foundation
 ///   a ``SchemeDeliveryQueue`` that runs jobs there, serially and in FIFO order.
 /// - ``waitForCapacity()`` lets an engine slow down a handler that writes faster than the engine
 ///   consumes; it must return promptly when the calling Swift task is cancelled.
-/// - A sink may call ``SchemeTask/stop()`` on its own task from inside any of its methods (the
-///   engine keeps the task ``SchemeRegistry/task(for:sink:)`` returned).
+/// - A sink may call ``SchemeTask/stop()`` on its own task from inside any of its methods. To get
+///   the task, create the sink with ``SchemeRegistry/task(for:makeSink:)``.
 public protocol SchemeTaskSink: Sendable {
     /// Where the sink's methods must run; `nil` (the default) runs them inline on the writer's
     /// thread. This is where the *engine* is called, not where handlers run: handlers always run

@@ -96,7 +96,7 @@ public final class SchemeRegistry: Sendable {
     ///   - makeSink: Makes the sink, given the task. It runs once, before this method returns;
     ///     it may keep the task but must not start it. The task lets go of the sink once the
     ///     handler has returned, so a sink that holds its task makes no lasting cycle.
-    package func task(for request: SchemeRequest, makeSink: (SchemeTask) -> some SchemeTaskSink) -> SchemeTask {
+    public func task(for request: SchemeRequest, makeSink: (SchemeTask) -> some SchemeTaskSink) -> SchemeTask {
         let storage = storage(for: request, sink: DetachedSink())
         let task = SchemeTask(storage: storage)
         storage.attach(makeSink(task))
