@@ -135,10 +135,12 @@ public final class CallbackSchemeTask: Sendable, Hashable {
         let consumer: CheckedContinuation<Event?, Never>?
         var delivered = event
         if producer == .blocking {
-            consumer = queue.wait { queue -> CheckedContinuation<Event?, Never>?? in
-                guard queue.ended || queue.bytes < limit else { return nil }
-                return .some(Self.append(event, bytes: bytes, terminal: terminal, to: &queue, delivered: &delivered))
-            } ?? nil
+            consumer =
+                queue.wait { queue -> CheckedContinuation<Event?, Never>?? in
+                    guard queue.ended || queue.bytes < limit else { return nil }
+                    return .some(
+                        Self.append(event, bytes: bytes, terminal: terminal, to: &queue, delivered: &delivered))
+                } ?? nil
         } else {
             consumer = queue.withLock { queue in
                 if producer == .bounded, !queue.ended, queue.bytes + bytes > overflow {

@@ -18,7 +18,8 @@ struct AtomicFileTests {
         let directory = try TemporaryDirectory()
         let target = directory.url.appendingPathComponent("target")
         // A non-empty directory cannot be replaced by a file.
-        try FileManager.default.createDirectory(at: target.appendingPathComponent("inside"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: target.appendingPathComponent("inside"), withIntermediateDirectories: true)
         #expect(throws: AtomicFile.Failure.self) {
             try AtomicFile.write([Data("x".utf8)], to: target.path, durability: .persistent)
         }
