@@ -14,6 +14,7 @@
 #   nio-floor    bare SwiftNIO answering from memory (Benchmarks' `nio-floor`): the floor of any
 #                NIO-based server here
 #   schemeserve  release build, --event-loops 1, no access log
+#   schemeserve-log  the same with its access log on (to a file), to measure what the log costs
 # Debian's node-http-server cannot start as packaged: its CLI needs `union` (not packaged) and
 # `require`s chalk 5, which is ESM-only. Its file server (`lib/core`, the part that serves files)
 # runs fine under Node's own `http` module with NODE_PATH=/usr/share/nodejs, which is what runs here.
@@ -140,6 +141,10 @@ start() { # server
     schemeserve)
         on_core0 "$SS_BIN" serve "$WORK/site" --port "$port" ${SCHEMESERVE_FLAGS---event-loops 1} --no-access-log \
             >"$WORK/ss.out" 2>"$WORK/ss.err" &
+        ;;
+    schemeserve-log)
+        on_core0 "$SS_BIN" serve "$WORK/site" --port "$port" ${SCHEMESERVE_FLAGS---event-loops 1} \
+            >"$WORK/ss-log.out" 2>"$WORK/ss-log.err" &
         ;;
     esac
     PID[$1]=$!

@@ -24,10 +24,11 @@ extension LocalFileHandler {
         let negotiation = negotiate(request)
         if let cache = bodyCache,
             let (file, location, entry) = cache.entry(forRequestPath: request.path, negotiation: negotiation.mask),
-            let answer = immediateAnswer(
+            var answer = immediateAnswer(
                 file, name: location.name, encoding: location.encoding, encoder: negotiation.encoder,
                 request: request, cached: entry)
         {
+            answer.validator = FileIdentityCheck(path: location.path, key: location.key)
             return .response(answer)
         }
         let location: Location
@@ -54,9 +55,12 @@ extension LocalFileHandler {
                     requestPath: request.path, negotiation: negotiation.mask, path: directPath, name: name,
                     encoding: encoding, file: file)
             }
-            if let answer = immediateAnswer(
+            if var answer = immediateAnswer(
                 file, name: name, encoding: encoding, encoder: negotiation.encoder, request: request, cached: cached)
             {
+                if cached != nil, let directPath {
+                    answer.validator = FileIdentityCheck(path: directPath, key: FileBodyCache.Key(file))
+                }
                 file.close()
                 return .response(answer)
             }

@@ -42,6 +42,7 @@ public struct HeaderPolicyHandler<Wrapped: SchemeHandler>: SchemeForwardingHandl
             response.head = HeaderPolicy.rewrite(response.head, rules)
             // The rules depend on the path, not only on the representation the id names.
             response.representationID = nil
+            response.validator = nil
             return .response(response)
         case .writing(let write):
             return .writing { writer in try await write(Self.rewriting(writer, rules)) }

@@ -14,6 +14,9 @@ public struct SchemeCollectedResponse: Sendable {
     /// (a file's body cache entry): equal ids mean equal heads and bodies, so an engine may keep
     /// what it derived from them (an encoded HTTP head) under the id. `nil` otherwise.
     package var representationID: UInt64?
+    /// Set when this answer depends on nothing but the request and one file's identity (see
+    /// ``FileIdentityCheck``): the same request gets the same answer while the check holds.
+    package var validator: FileIdentityCheck?
 
     /// Creates a collected response.
     public init(head: SchemeResponse, body: Data, answeredBy: String? = nil) {

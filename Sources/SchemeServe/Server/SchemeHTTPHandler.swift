@@ -125,6 +125,11 @@
         private func respond(to head: HTTPRequestHead, context: ChannelHandlerContext) {
             let started = shared.accessLog == nil ? nil : ContinuousClock.now
             let keepAlive = head.isKeepAlive
+            // The same request as before, for a file that has not changed: its answer as it went out.
+            if let (entry, handler) = encoded.answer(for: head) {
+                return writeWhole(
+                    entry.head, entry.body, request: head, keepAlive: keepAlive, started: started, handler: handler)
+            }
             let planner = shared.planner
             let rules = planner.rules(forTarget: head.uri)
             if let rejection = shared.requestGuard.checkHost(values: head.headers["Host"], target: head.uri) {
@@ -196,6 +201,9 @@
                     origin: shared.planner.corsOrigins.isEmpty ? nil : request.headerFields[.origin])
             }
             if let key, let entry = encoded.entry(key) {
+                if let validator = answer.validator {
+                    encoded.store(entry, answering: head, validator: validator, handler: handler)
+                }
                 return writeWhole(
                     entry.head, entry.body, request: head, keepAlive: keepAlive, started: started, handler: handler)
             }
@@ -220,9 +228,12 @@
             }
             let responseHead = makeHead(plan, version: head.version, keepAlive: keepAlive)
             let buffer = body.isEmpty ? nil : context.channel.allocator.buffer(bytes: body)
+            let entry = EncodedResponseCache.Entry(head: responseHead, body: buffer, date: encoded.dates.now())
             if let key, plan.transforms.injectScript == nil, !plan.transforms.gzip {
-                encoded.store(
-                    EncodedResponseCache.Entry(head: responseHead, body: buffer, date: encoded.dates.now()), for: key)
+                encoded.store(entry, for: key)
+            }
+            if let validator = answer.validator {
+                encoded.store(entry, answering: head, validator: validator, handler: handler)
             }
             writeWhole(responseHead, buffer, request: head, keepAlive: keepAlive, started: started, handler: handler)
         }
