@@ -149,12 +149,17 @@ let package = Package(
             name: "SchemeKitPackages",
             dependencies: [
                 "SchemeKit",
+                .target(name: "CSchemeKitZlib", condition: .when(traits: ["Packages"])),
                 "CSchemeKitPackagesShims",
                 .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["Packages"])),
             ],
             swiftSettings: swiftSettings
         ),
+        // syncfs(2) for the package store.
         .systemLibrary(name: "CSchemeKitPackagesShims"),
+        // The package's zlib binding (system zlib, Debian's zlib1g-dev): the package store's raw
+        // inflate and CRC-32.
+        .systemLibrary(name: "CSchemeKitZlib"),
         // Not a product: a process the package store's crash tests start and kill mid-install.
         .executableTarget(
             name: "PackageInstallHelper",
