@@ -83,7 +83,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
@@ -112,7 +111,7 @@ let package = Package(
                 .product(
                     name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
-                .product(name: "CompressNIO", package: "compress-nio", condition: .when(traits: ["Server"])),
+                .target(name: "CSchemeKitZlib", condition: .when(traits: ["Server"])),
                 .target(name: "SchemeKitAsyncHTTPClient", condition: .when(traits: ["Server"])),
             ],
             swiftSettings: swiftSettings
@@ -138,7 +137,6 @@ let package = Package(
                 "SchemeServe",
                 "SchemeKitTesting",
                 "LoopbackTestSupport",
-                .product(name: "CompressNIO", package: "compress-nio", condition: .when(traits: ["Server"])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
                 .product(name: "NIOEmbedded", package: "swift-nio", condition: .when(traits: ["Server"])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Server"])),
@@ -157,8 +155,9 @@ let package = Package(
         ),
         // syncfs(2) for the package store.
         .systemLibrary(name: "CSchemeKitPackagesShims"),
-        // The package's zlib binding (system zlib, Debian's zlib1g-dev): the package store's raw
-        // inflate and CRC-32.
+        // The package's one zlib binding (system zlib, Debian's zlib1g-dev): the package store's raw
+        // inflate and CRC-32, schemeserve's gzip. Measured against compress-nio for schemeserve's gzip
+        // (`Benchmarks/Peers/GzipPeers`): as fast or faster, without a second binding.
         .systemLibrary(name: "CSchemeKitZlib"),
         // Not a product: a process the package store's crash tests start and kill mid-install.
         .executableTarget(
