@@ -77,6 +77,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // Tests only (SchemeKitPackagesTests): an independent zip writer whose archives are the oracle
+        // for the package store's strict reader, so the reader is never tested only against itself.
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
