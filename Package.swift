@@ -77,13 +77,14 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // Tests only (SchemeKitPackagesTests): an independent zip writer whose archives are the oracle
+        // for the package store's strict reader, so the reader is never tested only against itself.
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
@@ -112,7 +113,7 @@ let package = Package(
                 .product(
                     name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
-                .product(name: "CompressNIO", package: "compress-nio", condition: .when(traits: ["Server"])),
+                .target(name: "CSchemeKitZlib", condition: .when(traits: ["Server"])),
                 .target(name: "SchemeKitAsyncHTTPClient", condition: .when(traits: ["Server"])),
             ],
             swiftSettings: swiftSettings
@@ -138,7 +139,6 @@ let package = Package(
                 "SchemeServe",
                 "SchemeKitTesting",
                 "LoopbackTestSupport",
-                .product(name: "CompressNIO", package: "compress-nio", condition: .when(traits: ["Server"])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
                 .product(name: "NIOEmbedded", package: "swift-nio", condition: .when(traits: ["Server"])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Server"])),
@@ -149,12 +149,18 @@ let package = Package(
             name: "SchemeKitPackages",
             dependencies: [
                 "SchemeKit",
+                .target(name: "CSchemeKitZlib", condition: .when(traits: ["Packages"])),
                 "CSchemeKitPackagesShims",
                 .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["Packages"])),
             ],
             swiftSettings: swiftSettings
         ),
+        // syncfs(2) for the package store.
         .systemLibrary(name: "CSchemeKitPackagesShims"),
+        // The package's one zlib binding (system zlib, Debian's zlib1g-dev): the package store's raw
+        // inflate and CRC-32, schemeserve's gzip. Measured against compress-nio for schemeserve's gzip
+        // (`Benchmarks/Peers/GzipPeers`): as fast or faster, without a second binding.
+        .systemLibrary(name: "CSchemeKitZlib"),
         // Not a product: a process the package store's crash tests start and kill mid-install.
         .executableTarget(
             name: "PackageInstallHelper",

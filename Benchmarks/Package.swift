@@ -10,6 +10,8 @@ let package = Package(
         .package(name: "SchemeKit", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // The peer of `gzip-peers`: what schemeserve's gzip went through before it used zlib directly.
+        .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
     ],
     targets: [
         .executableTarget(
@@ -32,6 +34,18 @@ let package = Package(
             ],
             path: "Peers/NIOFloor"
         ),
+        // schemeserve's gzip through compress-nio and through zlib directly, side by side:
+        // `swift run -c release gzip-peers`.
+        .executableTarget(
+            name: "gzip-peers",
+            dependencies: [
+                "CGzipPeerZlib",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "CompressNIO", package: "compress-nio"),
+            ],
+            path: "Peers/GzipPeers"
+        ),
+        .systemLibrary(name: "CGzipPeerZlib", path: "Peers/CGzipPeerZlib"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,6 @@
 // Built with the package trait `Packages` (on by default, through `Server`); without it the module is empty.
 #if Packages
-    internal import CSchemeKitPackagesShims
+    internal import CSchemeKitZlib
     internal import Foundation
 
     #if canImport(Glibc)
@@ -284,7 +284,7 @@
                 }
                 stream.next_out = output.baseAddress!.assumingMemoryBound(to: Bytef.self)
                 stream.avail_out = UInt32(output.count)
-                let status = CSchemeKitPackagesShims.inflate(&stream, Z_NO_FLUSH)
+                let status = CSchemeKitZlib.inflate(&stream, Z_NO_FLUSH)
                 let produced = output.count - Int(stream.avail_out)
                 try sink.write(UnsafeRawBufferPointer(rebasing: output[0..<produced]))
                 switch status {
