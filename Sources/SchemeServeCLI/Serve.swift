@@ -255,6 +255,16 @@
             return policy
         }
 
+        /// The access log's logger: the same lines on standard error, written a batch at a time.
+        func accessLogger(format: LogFormat) -> Logger {
+            let buffer = StandardErrorBuffer()
+            var logger = Logger(label: "schemeserve") { label in
+                StandardErrorLogHandler(label: label, format: format, buffer: buffer)
+            }
+            logger.logLevel = .info
+            return logger
+        }
+
         /// `port` as a number, when it is one from 0 to 65535.
         var portNumber: Int? {
             guard let number = Int(port), (0...65535).contains(number) else { return nil }
@@ -313,7 +323,7 @@
                 configuration: configuration,
                 factories: factories,
                 logger: logger,
-                accessLogger: noAccessLog ? .some(nil) : .none
+                accessLogger: noAccessLog ? .some(nil) : .some(accessLogger(format: format))
             )
             let scheme = self.scheme.lowercased()
             let host = appHost.lowercased()

@@ -2,15 +2,33 @@
 #if Server
     import Foundation
     import Logging
+    import SchemeServe
 
     /// One line per event on standard error, in the `--log-format` the user chose:
     /// - text: `2025-01-01T12:00:00.000Z info GET / 200 1234B 0.4ms files`;
     /// - JSON: one object per line with `time`, `level`, `message` and the metadata.
-    struct StandardErrorLogHandler: LogHandler {
+    ///
+    /// With a ``StandardErrorBuffer`` (the access log's handler) lines are written in batches, when
+    /// the access log's writer says a batch is done (``AccessLogFlushing``); without one, at once.
+    struct StandardErrorLogHandler: LogHandler, AccessLogFlushing {
         let label: String
         let format: LogFormat
+        var buffer: StandardErrorBuffer?
         var logLevel: Logger.Level = .info
         var metadata: Logger.Metadata = [:]
+
+        init(label: String, format: LogFormat, buffer: StandardErrorBuffer? = nil) {
+            self.label = label
+            self.format = format
+            self.buffer = buffer
+        }
+
+        func flush() {
+            buffer?.flush()
+        }
+
+        /// Only the JSON format writes metadata.
+        var writesMetadata: Bool { format == .json }
 
         subscript(metadataKey key: String) -> Logger.Metadata.Value? {
             get { metadata[key] }
@@ -18,10 +36,10 @@
         }
 
         func log(event: LogEvent) {
-            let time = Date.now.formatted(.iso8601)
+            let time = LogTimestamp.now()
             switch format {
             case .text:
-                FileHandle.standardError.write(Data("\(time) \(event.level) \(event.message)\n".utf8))
+                write("\(time) \(event.level) \(event.message)\n")
             case .json:
                 var object: [String: String] = [
                     "time": time,
@@ -34,7 +52,15 @@
                 guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else {
                     return
                 }
-                FileHandle.standardError.write(data + Data("\n".utf8))
+                write(String(decoding: data, as: UTF8.self) + "\n")
+            }
+        }
+
+        private func write(_ line: String) {
+            if let buffer {
+                buffer.append(line)
+            } else {
+                FileHandle.standardError.write(Data(line.utf8))
             }
         }
     }

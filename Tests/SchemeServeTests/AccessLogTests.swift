@@ -48,5 +48,64 @@
             #expect(reported.reduce(0, +) == log.droppedCount, "\(warnings)")
             #expect(lines.count - warnings.count == 100 - log.droppedCount)
         }
+        /// A handler that holds lines until flushed, as schemeserve's own standard-error handler does.
+        final class HoldingHandler: AccessLogFlushing, @unchecked Sendable {
+            let held = Locked<[String]>([])
+            let written = Locked<[String]>([])
+            let metadataSeen = Locked<[Logger.Metadata?]>([])
+            let wantsMetadata: Bool
+            var logLevel: Logger.Level = .info
+            var metadata: Logger.Metadata = [:]
+            init(wantsMetadata: Bool) { self.wantsMetadata = wantsMetadata }
+            subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+                get { metadata[key] }
+                set { metadata[key] = newValue }
+            }
+            func log(event: LogEvent) {
+                held.withLock { $0.append(event.message.description) }
+                metadataSeen.withLock { $0.append(event.metadata) }
+            }
+            func flush() {
+                let lines = held.withLock { lines in
+                    defer { lines.removeAll() }
+                    return lines
+                }
+                written.withLock { $0 += lines }
+            }
+            var writesMetadata: Bool { wantsMetadata }
+        }
+
+        /// Lines held by the handler reach their destination when the batch ends, without a
+        /// request after them; metadata is built only for a handler that writes it.
+        @Test(arguments: [false, true])
+        func aHoldingHandlerIsFlushedAfterEachBatch(wantsMetadata: Bool) async throws {
+            let handler = HoldingHandler(wantsMetadata: wantsMetadata)
+            let log = AccessLog(logger: Logger(label: "access") { _ in handler })
+            let started = ContinuousClock.now
+            for index in 0..<3 {
+                log.record(method: .get, target: "/\(index)", status: 200, bytes: 1, started: started, handler: "files")
+            }
+            let deadline = ContinuousClock.now + .seconds(5)
+            while handler.written.withLock({ $0.count }) < 3, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            #expect(
+                handler.written.withLock { $0.map { $0.split(separator: " ").prefix(2).joined(separator: " ") } } == [
+                    "GET /0", "GET /1", "GET /2",
+                ])
+            #expect(handler.held.withLock { $0.isEmpty })
+            let metadata = handler.metadataSeen.withLock { $0 }
+            #expect(metadata.allSatisfy { ($0?["status"] == "200") == wantsMetadata })
+        }
+
+        /// The duration prints as `Double`'s description of the value rounded to hundredths did.
+        @Test func durationsPrintAsTheRoundedDouble() {
+            var generator = SystemRandomNumberGenerator()
+            var values: [Double] = [0, 0.004, 0.005, 0.1, 0.25, 1, 1.05, 2.999, 10, 12.5, 99.99, 100.001, 12345.678]
+            for _ in 0..<2_000 { values.append(Double.random(in: 0..<5_000, using: &generator)) }
+            for value in values {
+                #expect(AccessLog.milliseconds(value) == "\((value * 100).rounded() / 100)", "\(value)")
+            }
+        }
     }
 #endif

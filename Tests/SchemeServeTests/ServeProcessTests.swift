@@ -30,6 +30,33 @@
             #expect((try? RawHTTP.request(port: server.port, "/data/app.json"))?.status == 200)
         }
 
+        /// The access log, on by default: a line per request, in batches but within moments, in
+        /// either format; none lost when the server stops.
+        @Test(arguments: ["text", "json"])
+        func eachRequestIsLoggedPromptly(format: String) throws {
+            let server = try ServeProcess([Self.sampleApp, "--log-format", format], accessLog: true)
+            defer { server.stop() }
+            #expect(try RawHTTP.request(port: server.port, "/data/app.json").status == 200)
+            #expect(try RawHTTP.request(port: server.port, "/missing.txt").status == 404)
+            let expected = format == "text" ? "GET /missing.txt 404" : "\"status\":\"404\""
+            let lines = server.standardError(until: { $0.contains(expected) })
+            #expect(lines.contains(expected), "\(lines)")
+            if format == "text" {
+                let line = try #require(lines.split(separator: "\n").first { $0.contains("GET /data/app.json 200") })
+                // `2026-11-26T20:02:47Z info GET /data/app.json 200 123B 0.42ms files`
+                #expect(
+                    line.wholeMatch(
+                        of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ info GET \/data\/app\.json 200 \d+B \d+\.\d+ms \S+/)
+                        != nil, "\(line)")
+            } else {
+                #expect(lines.contains(#""path":"\/data\/app.json""#) || lines.contains(#""path":"/data/app.json""#))
+            }
+            for index in 0..<50 { _ = try RawHTTP.request(port: server.port, "/data/app.json?\(index)") }
+            #expect(server.stop() == 0)
+            let all = server.standardError(until: { $0.contains("app.json?49 ") || $0.contains("app.json?49\"") })
+            #expect((0..<50).allSatisfy { all.contains("app.json?\($0)") })
+        }
+
         @Test func serveIsTheDefaultSubcommand() throws {
             let server = try ServeProcess(["serve", Self.sampleApp])
             defer { server.stop() }

@@ -125,7 +125,10 @@
                 if dropped > 0 {
                     logger.warning("access log: \(dropped) lines dropped (standard error was not keeping up)")
                 }
-                for record in records { log(record, to: logger) }
+                let flushing = logger.handler as? any AccessLogFlushing
+                let metadata = flushing?.writesMetadata ?? true
+                for record in records { log(record, to: logger, metadata: metadata) }
+                flushing?.flush()
                 queue.withLock { $0.writing = false }
                 if records.isEmpty, dropped == 0 {
                     if stopped { return }
@@ -134,11 +137,27 @@
             }
         }
 
-        private static func log(_ record: Record, to logger: Logger) {
-            let rounded = (record.milliseconds * 100).rounded() / 100
+        /// `milliseconds` to two decimals, as `Double`'s description would print the rounded value
+        /// (`0.78`, `1.0`, `12.5`), without formatting a `Double`.
+        package static func milliseconds(_ milliseconds: Double) -> String {
+            let hundredths = Int((max(0, milliseconds) * 100).rounded())
+            let (whole, fraction) = hundredths.quotientAndRemainder(dividingBy: 100)
+            switch fraction {
+            case 0: return "\(whole).0"
+            case let tenths where tenths % 10 == 0: return "\(whole).\(tenths / 10)"
+            case 1..<10: return "\(whole).0\(fraction)"
+            default: return "\(whole).\(fraction)"
+            }
+        }
+
+        private static func log(_ record: Record, to logger: Logger, metadata: Bool) {
+            let rounded = Self.milliseconds(record.milliseconds)
             let method = record.method.rawValue
+            let message: Logger.Message =
+                "\(method) \(record.target) \(record.status) \(record.bytes)B \(rounded)ms \(record.handler)\(record.aborted ? " aborted" : "")"
+            guard metadata else { return logger.info(message) }
             logger.info(
-                "\(method) \(record.target) \(record.status) \(record.bytes)B \(rounded)ms \(record.handler)\(record.aborted ? " aborted" : "")",
+                message,
                 metadata: [
                     "method": "\(method)",
                     "path": "\(record.target)",

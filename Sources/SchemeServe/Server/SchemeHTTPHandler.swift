@@ -262,10 +262,11 @@
                 return writeEnd(keepAlive: keepAlive, context: context)
             }
             let (target, status, bytes) = (head.uri, Int(responseHead.status.code), body?.readableBytes ?? 0)
-            writeEnd(keepAlive: keepAlive, context: context) {
-                accessLog.record(
-                    method: method, target: target, status: status, bytes: bytes, started: started, handler: handler)
-            }
+            // A whole response is handed to the socket by this flush: its line is recorded now, with
+            // no promise to wait on (the time is the time to the socket, as for a streamed one).
+            writeEnd(keepAlive: keepAlive, context: context)
+            accessLog.record(
+                method: method, target: target, status: status, bytes: bytes, started: started, handler: handler)
         }
 
         private func makeHead(_ plan: ResponsePlan, version: HTTPVersion, keepAlive: Bool) -> HTTPResponseHead {

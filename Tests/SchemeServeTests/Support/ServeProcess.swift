@@ -1,6 +1,7 @@
 // Built with the package trait `Server` (on by default); without it the module is empty.
 #if Server
     import Foundation
+    import SchemeKit
     import Synchronization
 
     #if canImport(Glibc)
@@ -15,6 +16,7 @@
         let firstLine: String
         let port: Int
         private let stderrPipe: Pipe
+        private let stderrText = Locked("")
 
         /// The binary next to the test bundle (`.build/<config>/schemeserve`).
         static var binary: URL {
@@ -59,10 +61,11 @@
         }
 
         /// Starts `schemeserve <arguments> --port 0` and waits (bounded) for its first stdout line;
-        /// with `fileLimit`, under `ulimit -n fileLimit` (through `sh`, which then `exec`s it).
-        init(_ arguments: [String], timeout: Double = 30, fileLimit: Int? = nil) throws {
+        /// with `fileLimit`, under `ulimit -n fileLimit` (through `sh`, which then `exec`s it); with
+        /// `accessLog`, the access log on (off by default).
+        init(_ arguments: [String], timeout: Double = 30, fileLimit: Int? = nil, accessLog: Bool = false) throws {
             let process = Process()
-            let full = arguments + ["--port", "0", "--no-access-log"]
+            let full = arguments + ["--port", "0"] + (accessLog ? [] : ["--no-access-log"])
             if let fileLimit {
                 process.executableURL = URL(filePath: "/bin/sh")
                 process.arguments = ["-c", "ulimit -n \(fileLimit) && exec \"$0\" \"$@\"", Self.binary.path] + full
@@ -96,6 +99,22 @@
                 throw RawHTTP.Failure(description: "no 'Serving …' line: \(firstLine)")
             }
             self.port = port
+        }
+
+        /// What the process wrote to standard error so far, waiting up to `timeout` seconds for
+        /// `until` to hold of it.
+        func standardError(until: (String) -> Bool, timeout: Double = 5) -> String {
+            let fd = stderrPipe.fileHandleForReading.fileDescriptor
+            var pollFD = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let deadline = Date.now.addingTimeInterval(timeout)
+            while !until(stderrText.withLock { $0 }), Date.now < deadline {
+                guard poll(&pollFD, 1, 50) > 0 else { continue }
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                let count = read(fd, &buffer, buffer.count)
+                guard count > 0 else { break }
+                stderrText.withLock { $0 += String(decoding: buffer[..<count], as: UTF8.self) }
+            }
+            return stderrText.withLock { $0 }
         }
 
         /// Sends `signal` and waits (bounded) for the exit; returns the exit status.
