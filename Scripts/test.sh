@@ -5,7 +5,8 @@
 #   3. runs all Swift Testing suites (unit, handler, server, package store, memory, stress),
 #   4. runs the real-engine suites: headless Chromium, headless Firefox, and WebKitGTK under
 #      xvfb-run, then headless-render on every engine (PDFs checked with poppler's pdftotext), the HAR
-#      round trip with the real Playwright for Python (pinned, installed with pip when missing),
+#      round trip and schemeserve's reloads with the real Playwright for Python (pinned, installed
+#      with pip when missing),
 #   5. runs every suite of the default build under the thread sanitizer (the stress test included),
 #   6. compiles every ```swift snippet of every Markdown file (Scripts/check-snippets.sh), builds
 #      the DocC documentation of every library with warnings as errors (Scripts/docs.sh), and
@@ -138,6 +139,10 @@ if [ "${SCHEMEKIT_SKIP_PLAYWRIGHT:-0}" != 1 ] && [ "${SCHEMEKIT_SKIP_CHROMIUM:-0
     fi
     log "HAR round trip with Playwright (Tests/Playwright/har_roundtrip.py)"
     python3 Tests/Playwright/har_roundtrip.py --bin "$(swift build --show-bin-path "${traits[@]}")"
+    # The sample app in Playwright's Chromium through schemeserve, reload after reload: the
+    # browser's own conditional requests, answered from the request cache, and a file changed on disk.
+    log "schemeserve reloads with Playwright (Tests/Playwright/serve_reload.py)"
+    python3 Tests/Playwright/serve_reload.py --bin "$(swift build --show-bin-path "${traits[@]}")"
 fi
 
 # --- 5. Every suite of the default build under the thread sanitizer ---------------------------

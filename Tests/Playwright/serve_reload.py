@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""schemeserve as a browser uses it, reload after reload, with the real Playwright for Python (1.65.2).
+
+    python3 Tests/Playwright/serve_reload.py --bin "$(swift build --show-bin-path --enable-all-traits)"
+
+Run by Scripts/test.sh against the built `schemeserve`, on the system Chromium (no browser
+download). A browser's requests carry `Accept-Encoding`, `Accept`, `Sec-Fetch-*` and, on a reload,
+`If-None-Match`/`If-Modified-Since` for everything it kept (schemeserve sends `Cache-Control:
+no-cache`): exactly the requests schemeserve answers from its event loop's request cache once it
+has seen them. So:
+
+1. The sample app (a copy in a temporary directory) loads, then reloads three times: every
+   self-check passes each time (stylesheet, module, images, web font, JSON, the video's metadata,
+   a 404); the reloads are answered with 304s, and no request fails.
+2. Every file the page loaded, fetched again by the page (gzip where the browser offers it), has
+   the bytes on disk.
+3. A file changed on disk, with the same size and a new modification time, is what the next reload
+   and the next fetch see: the cached answer is not served again.
+
+Prints one line per check; exits 1 when any fails.
+"""
+
+import argparse
+import hashlib
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+
+from playwright.sync_api import sync_playwright
+
+CHROMIUM = "/usr/bin/chromium"
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SAMPLE = os.path.join(ROOT, "Samples", "app")
+CHECKS = ["css", "module", "image", "font", "json", "video", "missing404"]
+
+failures = []
+
+
+def check(condition, what):
+    print(("ok   " if condition else "FAIL ") + what, flush=True)
+    if not condition:
+        failures.append(what)
+
+
+def passed(report):
+    return all(report.get(name) is True or (isinstance(report.get(name), dict) and report[name].get("ok"))
+               for name in CHECKS)
+
+
+class SchemeServe:
+    """`schemeserve <directory> --port 0`, until stop()."""
+
+    def __init__(self, binary, directory):
+        self.process = subprocess.Popen(
+            [binary, directory, "--port", "0", "--no-access-log"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = self.process.stdout.readline().strip()
+        if not line.startswith("Serving "):
+            self.process.kill()
+            raise RuntimeError("schemeserve did not start: %r %s" % (line, self.process.stderr.read()))
+        self.url = "http://127.0.0.1:%d/" % int(line.rstrip("/").rsplit(":", 1)[1])
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        return self.process.returncode
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--bin", required=True, help="the folder with the built schemeserve")
+    args = parser.parse_args()
+    work = tempfile.mkdtemp(prefix="schemekit-reload-")
+    site = os.path.join(work, "app")
+    shutil.copytree(SAMPLE, site)
+    server = SchemeServe(os.path.join(args.bin, "schemeserve"), site)
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM)
+            page = browser.new_context().new_page()
+            statuses = []
+            failed = []
+            page.on("response", lambda response: statuses.append((response.status, response.url)))
+            page.on("requestfailed", lambda request: failed.append((request.url, request.failure)))
+
+            page.goto(server.url, wait_until="load")
+            first = page.evaluate("window.sampleReport")
+            check(passed(first), "the first load passes every self-check: %s" % first)
+
+            reloads_304 = 0
+            for number in range(1, 4):
+                statuses.clear()
+                page.reload(wait_until="load")
+                report = page.evaluate("window.sampleReport")
+                check(passed(report), "reload %d passes every self-check: %s" % (number, report))
+                unexpected = [(s, u) for s, u in statuses
+                              if s not in (200, 206, 304) and not u.endswith("does-not-exist.json")]
+                check(not unexpected, "reload %d: every answer is 200, 206 or 304 (%s)" % (number, unexpected))
+                reloads_304 += sum(1 for s, _ in statuses if s == 304)
+            check(reloads_304 > 0, "the reloads were revalidated with 304s (%d)" % reloads_304)
+            # A reload cancels what the page still had in flight (net::ERR_ABORTED): that is the
+            # browser's doing. Anything else (a reset connection, a truncated or malformed answer) is not.
+            broken = [(url, why) for url, why in failed if why != "net::ERR_ABORTED"]
+            check(not broken, "no request failed but those a reload cancelled (%s)" % broken)
+
+            files = ["index.html", "css/style.css", "js/main.mjs", "js/util.mjs", "data/app.json",
+                     "img/logo.png", "img/mandelbrot.jpg", "fonts/dejavu-sans-subset.woff2"]
+            for name in files:
+                digest = page.evaluate(
+                    """async (name) => {
+                        const body = await (await fetch(name)).arrayBuffer();
+                        const hash = await crypto.subtle.digest('SHA-256', body);
+                        return Array.from(new Uint8Array(hash)).map((b) => b.toString(16).padStart(2, '0')).join('');
+                    }""", name)
+                with open(os.path.join(site, name), "rb") as handle:
+                    expected = hashlib.sha256(handle.read()).hexdigest()
+                check(digest == expected, "fetch('%s') twice over has the bytes on disk" % name)
+
+            # Same size, new bytes, a new modification time.
+            path = os.path.join(site, "data", "app.json")
+            with open(path, "rb") as handle:
+                old = handle.read()
+            new = old.replace(b"ranges", b"Ranges")
+            check(len(new) == len(old) and new != old, "the changed file keeps its size")
+            with open(path, "wb") as handle:
+                handle.write(new)
+            stat = os.stat(path)
+            os.utime(path, (stat.st_atime + 5, stat.st_mtime + 5))
+            page.reload(wait_until="load")
+            check(passed(page.evaluate("window.sampleReport")), "the reload after the change passes")
+            # The sample's own request for it (`cache: 'no-store'`), made on every load before the
+            # change, byte for byte the same now; and a revalidation of what the browser kept.
+            for mode in ["no-store", "default"]:
+                text = page.evaluate(
+                    "async (mode) => await (await fetch('data/app.json', { cache: mode })).text()", mode)
+                check(text.encode() == new, "fetch(cache: '%s') sees the changed file, not the cached answer" % mode)
+            browser.close()
+    finally:
+        status = server.stop()
+        shutil.rmtree(work, ignore_errors=True)
+    check(status == 0, "schemeserve exits 0 on SIGTERM (%s)" % status)
+    if failures:
+        print("%d check(s) failed" % len(failures))
+        sys.exit(1)
+    print("every check passed")
+
+
+if __name__ == "__main__":
+    main()
