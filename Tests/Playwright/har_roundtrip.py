@@ -35,7 +35,6 @@ import json
 import os
 import random
 import shutil
-import signal
 import socket
 import struct
 import subprocess
@@ -46,6 +45,8 @@ import urllib.request
 import zlib
 
 from playwright.sync_api import sync_playwright
+
+from schemeserve_process import SchemeServe
 
 CHROMIUM = "/usr/bin/chromium"
 RESOURCES = ["index.html", "app.js", "style.css", "logo.png", "data.json?v=1", "blob.bin"]
@@ -138,31 +139,6 @@ def listening(port):
     with socket.socket() as probe:
         probe.settimeout(1)
         return probe.connect_ex(("127.0.0.1", port)) == 0
-
-
-class SchemeServe:
-    """`schemeserve <directory> <arguments> --port 0`, until stop()."""
-
-    def __init__(self, binary, directory, arguments):
-        self.process = subprocess.Popen(
-            [binary, directory, *arguments, "--port", "0", "--no-access-log"],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        line = self.process.stdout.readline().strip()
-        if not line.startswith("Serving "):
-            self.process.kill()
-            raise RuntimeError("schemeserve did not start: %r %s" % (line, self.process.stderr.read()))
-        self.port = int(line.rstrip("/").rsplit(":", 1)[1])
-        self.url = "http://127.0.0.1:%d/" % self.port
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        return self.process.returncode
 
 
 def headless_render(binary, arguments):

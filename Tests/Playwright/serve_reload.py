@@ -24,12 +24,12 @@ import argparse
 import hashlib
 import os
 import shutil
-import signal
-import subprocess
 import sys
 import tempfile
 
 from playwright.sync_api import sync_playwright
+
+from schemeserve_process import SchemeServe
 
 CHROMIUM = "/usr/bin/chromium"
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -50,30 +50,6 @@ def passed(report):
                for name in CHECKS)
 
 
-class SchemeServe:
-    """`schemeserve <directory> --port 0`, until stop()."""
-
-    def __init__(self, binary, directory):
-        self.process = subprocess.Popen(
-            [binary, directory, "--port", "0", "--no-access-log"],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        line = self.process.stdout.readline().strip()
-        if not line.startswith("Serving "):
-            self.process.kill()
-            raise RuntimeError("schemeserve did not start: %r %s" % (line, self.process.stderr.read()))
-        self.url = "http://127.0.0.1:%d/" % int(line.rstrip("/").rsplit(":", 1)[1])
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        return self.process.returncode
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin", required=True, help="the folder with the built schemeserve")
@@ -81,7 +57,7 @@ def main():
     work = tempfile.mkdtemp(prefix="schemekit-reload-")
     site = os.path.join(work, "app")
     shutil.copytree(SAMPLE, site)
-    server = SchemeServe(os.path.join(args.bin, "schemeserve"), site)
+    server = SchemeServe(os.path.join(args.bin, "schemeserve"), site, [])
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM)
