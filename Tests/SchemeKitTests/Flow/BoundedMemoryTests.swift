@@ -16,6 +16,9 @@ import Testing
 /// overshoots the bound several times over. Each test measures a process of its own
 /// (``IsolatedProcess``): the other suites of a plain `swift test` would count otherwise.
 ///
+/// The engines' own rows run with their traits, in their stages of `Scripts/test.sh`:
+/// `BoundedMemoryWebKitGTKTests` (a page's large POST body read by a slow handler).
+///
 /// Serialized: each test measures the process's memory, so they must not overlap each other.
 @Suite(.serialized)
 struct BoundedMemoryTests {
