@@ -75,7 +75,9 @@ SCHEMEKIT_ISOLATED=1 SCHEMEKIT_STRESS_TASKS=100000 run_suite stress --filter Str
 # --- 4. The real engines ---------------------------------------------------------------------
 # Headless Chromium over the DevTools pipe (trait `Chromium`), one Chromium at a time.
 if [ "${SCHEMEKIT_SKIP_CHROMIUM:-0}" != 1 ]; then
-    run_suite chromium --no-parallel --filter SchemeKitChromiumTests
+    run_suite chromium --no-parallel --filter SchemeKitChromiumTests --skip BoundedMemoryChromiumTests
+    # A 128 MiB fulfil to a page that reads it: peak RSS growth of this process, alone in it.
+    SCHEMEKIT_ISOLATED=1 run_suite chromium-memory --filter BoundedMemoryChromiumTests
 fi
 # Headless Firefox over WebDriver BiDi (trait `Firefox`), one Firefox at a time.
 if [ "${SCHEMEKIT_SKIP_FIREFOX:-0}" != 1 ]; then

@@ -17,7 +17,8 @@ import Testing
 /// (``IsolatedProcess``): the other suites of a plain `swift test` would count otherwise.
 ///
 /// The engines' own rows run with their traits, in their stages of `Scripts/test.sh`:
-/// `BoundedMemoryWebKitGTKTests` (a page's large POST body read by a slow handler).
+/// `BoundedMemoryWebKitGTKTests` (a page's large POST body read by a slow handler) and
+/// `BoundedMemoryChromiumTests` (a large fulfil, which CDP cannot stream).
 ///
 /// Serialized: each test measures the process's memory, so they must not overlap each other.
 @Suite(.serialized)
