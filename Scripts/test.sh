@@ -76,7 +76,9 @@ SCHEMEKIT_ISOLATED=1 SCHEMEKIT_STRESS_TASKS=100000 run_suite stress --filter Str
 # --- 4. The real engines ---------------------------------------------------------------------
 # Headless Chromium over the DevTools pipe (trait `Chromium`), one Chromium at a time.
 if [ "${SCHEMEKIT_SKIP_CHROMIUM:-0}" != 1 ]; then
-    run_suite chromium --no-parallel --filter SchemeKitChromiumTests
+    run_suite chromium --no-parallel --filter SchemeKitChromiumTests --skip BoundedMemoryChromiumTests
+    # A 128 MiB fulfil to a page that reads it: peak RSS growth of this process, alone in it.
+    SCHEMEKIT_ISOLATED=1 run_suite chromium-memory --filter BoundedMemoryChromiumTests
 fi
 # Headless Firefox over WebDriver BiDi (trait `Firefox`), one Firefox at a time.
 if [ "${SCHEMEKIT_SKIP_FIREFOX:-0}" != 1 ]; then
@@ -85,8 +87,13 @@ fi
 # WebKitGTK under a virtual X server (trait `WebKitGTK`).
 if [ "${SCHEMEKIT_SKIP_WEBKIT:-0}" != 1 ]; then
     log "WebKitGTK adapter tests (xvfb-run)"
-    xvfb-run -a swift test --skip-build "${traits[@]}" --filter SchemeKitWebKitGTKTests 2>&1 | tee /tmp/schemekit-webkit.log
+    xvfb-run -a swift test --skip-build "${traits[@]}" --filter SchemeKitWebKitGTKTests \
+        --skip BoundedMemoryWebKitGTKTests 2>&1 | tee /tmp/schemekit-webkit.log
     grep -qE "Test run with [0-9]+ tests? .*passed" /tmp/schemekit-webkit.log || exit 1
+    # A page's 256 MiB POST body read by a slow handler: peak RSS growth of this process, alone in it.
+    SCHEMEKIT_ISOLATED=1 xvfb-run -a swift test --skip-build "${traits[@]}" --filter BoundedMemoryWebKitGTKTests 2>&1 \
+        | tee /tmp/schemekit-webkit-memory.log
+    grep -qE "Test run with [0-9]+ tests? .*passed" /tmp/schemekit-webkit-memory.log || exit 1
 fi
 # headless-render, the binary, on every engine (its PDFs, `--connect` to browsers started as separate
 # processes), built the way the README tells users to build it,

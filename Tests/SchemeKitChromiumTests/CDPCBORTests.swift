@@ -17,6 +17,30 @@
             #expect(try CDPCBOR.decode(encoded) == value)
         }
 
+        /// A fulfil's body of 64 KiB or more is a piece of its own, the caller's bytes (no copy);
+        /// the pieces together are the same message, envelope lengths included, nested or not.
+        @Test func aLargeBinaryFieldIsAPieceOfItsOwnNotACopy() throws {
+            let body = Data((0..<(200 << 10)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+            let small = Data([1, 2, 3])
+            let value = CDPValue.object([
+                "id": .int(9), "method": .string("Fetch.fulfillRequest"),
+                "params": .object([
+                    "requestId": .string("r1"), "responseCode": .int(200), "body": .binary(body),
+                    "headers": .array([.object(["name": .string("a"), "value": .binary(small)])]),
+                    "second": .binary(body),
+                ]),
+            ])
+            let pieces = CDPCBOR.encodePieces(value)
+            #expect(Data(pieces.joined()) == CDPCBOR.encode(value))
+            #expect(try CDPCBOR.decode(Data(pieces.joined())) == value)
+            let address = body.withUnsafeBytes { $0.baseAddress }
+            let shared = pieces.filter { piece in piece.withUnsafeBytes { $0.baseAddress } == address }
+            #expect(shared.count == 2, "both copies of the body are the caller's bytes")
+            #expect(pieces.reduce(0) { $0 + $1.count } - 2 * body.count < 1024)
+            // Below the threshold nothing is separated.
+            #expect(CDPCBOR.encodePieces(.object(["b": .binary(small)])).count == 1)
+        }
+
         @Test func decodesChromiumsUTF16ByteStringsAndHalfFloats() throws {
             // What Chromium 156 sent for Runtime.evaluate("'héllo ☃'"): the value as a UTF-16LE byte string.
             let utf16: [UInt8] = [0x4e, 0x68, 0, 0xe9, 0, 0x6c, 0, 0x6c, 0, 0x6f, 0, 0x20, 0, 0x03, 0x26]

@@ -62,8 +62,8 @@
             let completions = Locked(0)
             do {
                 let pipe = ChromiumPipe(descriptor: ours, format: .json, onMessage: { _ in }, onClose: { _ in })
-                pipe.enqueue(big) { _ in completions.withLock { $0 += 1 } }
-                for _ in 0..<queued { pipe.enqueue(small) { _ in completions.withLock { $0 += 1 } } }
+                pipe.enqueue([big]) { _ in completions.withLock { $0 += 1 } }
+                for _ in 0..<queued { pipe.enqueue([small]) { _ in completions.withLock { $0 += 1 } } }
             }
             // The pipe is gone. Take the lowest free numbers, as any new file or socket would.
             try await Task.sleep(for: .milliseconds(100))

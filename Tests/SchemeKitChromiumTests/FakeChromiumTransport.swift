@@ -27,10 +27,10 @@
 
         /// CBOR whatever the connection's format: the cheapest codec both ways, so the fake costs
         /// little in the adapter benchmark.
-        func frame(_ message: CDPValue) -> Data { CDPCBOR.encode(message) }
+        func frame(_ message: CDPValue) -> [Data] { CDPCBOR.encodePieces(message) }
 
-        func enqueue(_ message: Data, completion: @escaping @Sendable (ChromiumError?) -> Void) {
-            guard let value = try? CDPCBOR.decode(message) else {
+        func enqueue(_ message: [Data], completion: @escaping @Sendable (ChromiumError?) -> Void) {
+            guard let value = try? CDPCBOR.decode(Data(message.joined())) else {
                 completion(ChromiumError(.malformedMessage, "not CBOR"))
                 return
             }

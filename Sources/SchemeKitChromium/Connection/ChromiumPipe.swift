@@ -34,8 +34,9 @@
             self.onClose = onClose
         }
 
-        /// One framed message: JSON and its NUL terminator, or a CBOR envelope.
-        func frame(_ message: CDPValue) -> Data { format.frame(message) }
+        /// One framed message: JSON and its NUL terminator, or a CBOR envelope whose large binary
+        /// fields are pieces of their own.
+        func frame(_ message: CDPValue) -> [Data] { format.framePieces(message) }
 
         /// The pipe carries messages of any size (Chromium's own limits apply).
         var maximumMessageSize: Int? { nil }
@@ -51,13 +52,15 @@
         ///
         /// The write holds the descriptor's owner, so the descriptor stays open (and its number
         /// cannot be reused) until the last queued write has run, even when the pipe is released first.
-        func enqueue(_ message: Data, completion: @escaping @Sendable (ChromiumError?) -> Void) {
+        func enqueue(_ message: [Data], completion: @escaping @Sendable (ChromiumError?) -> Void) {
             writes.async { [descriptor] in
-                if case .failure(let error) = Self.writeAll(message, to: descriptor.value) {
-                    completion(error)
-                } else {
-                    completion(nil)
+                for piece in message {
+                    if case .failure(let error) = Self.writeAll(piece, to: descriptor.value) {
+                        completion(error)
+                        return
+                    }
                 }
+                completion(nil)
             }
         }
 

@@ -46,11 +46,14 @@
         }
 
         /// JSON, no terminator: the WebSocket frames it.
-        func frame(_ message: CDPValue) -> Data { CDPJSON.encode(message) }
+        func frame(_ message: CDPValue) -> [Data] { [CDPJSON.encode(message)] }
 
-        func enqueue(_ message: Data, completion: @escaping @Sendable (ChromiumError?) -> Void) {
+        func enqueue(_ message: [Data], completion: @escaping @Sendable (ChromiumError?) -> Void) {
             do throws(WebSocketError) {
-                try socket.send(ByteBuffer(bytes: message))
+                var buffer = ByteBuffer()
+                buffer.reserveCapacity(message.reduce(0) { $0 + $1.count })
+                for piece in message { buffer.writeBytes(piece) }
+                try socket.send(buffer)
                 completion(nil)
             } catch {
                 completion(ChromiumError(error.code == .messageTooLarge ? .bodyTooLarge : .disconnected, error.message))

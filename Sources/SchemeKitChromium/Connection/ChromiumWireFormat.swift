@@ -22,6 +22,15 @@
             }
         }
 
+        /// ``frame(_:)`` as pieces to write in order: over CBOR a binary field of 64 KiB or more is
+        /// a piece of its own (the caller's bytes, not a copy).
+        func framePieces(_ value: CDPValue) -> [Data] {
+            switch self {
+            case .json: return [frame(value)]
+            case .cbor: return CDPCBOR.encodePieces(value)
+            }
+        }
+
         /// Parses one message without its framing.
         func decode(_ message: Data) throws -> CDPValue {
             switch self {

@@ -16,10 +16,19 @@
     enum CDPCBOR {
         /// The CBOR for a value, envelopes included.
         static func encode(_ value: CDPValue) -> Data {
-            var output = Data()
-            output.reserveCapacity(estimatedSize(value))
-            write(value, into: &output)
-            return output
+            var writer = Writer(separatingBinaryFrom: Int.max, capacity: estimatedSize(value, separatingFrom: Int.max))
+            writer.write(value)
+            return writer.current
+        }
+
+        /// The CBOR for a value as pieces to write in order, whose concatenation is ``encode(_:)``'s:
+        /// a binary field of at least `threshold` bytes is a piece of its own, the caller's `Data`
+        /// (shared, not copied), so a large `Fetch.fulfillRequest` body is never copied into the message.
+        static func encodePieces(_ value: CDPValue, separatingBinaryFrom threshold: Int = 64 << 10) -> [Data] {
+            var writer = Writer(
+                separatingBinaryFrom: threshold, capacity: estimatedSize(value, separatingFrom: threshold))
+            writer.write(value)
+            return (writer.pieces + [writer.current]).filter { !$0.isEmpty }
         }
 
         /// The length of an envelope's payload, from its first 7 bytes; `nil` when they are not an envelope header.
@@ -43,71 +52,121 @@
             return try result.get()
         }
 
-        private static func estimatedSize(_ value: CDPValue) -> Int {
+        /// The bytes the encoding takes outside separated binary fields.
+        private static func estimatedSize(_ value: CDPValue, separatingFrom threshold: Int) -> Int {
             switch value {
-            case .binary(let data): return data.count + 16
+            case .binary(let data): return data.count >= threshold ? 16 : data.count + 16
             case .string(let string): return string.utf8.count + 9
-            case .array(let elements): return elements.reduce(2) { $0 + estimatedSize($1) }
-            case .object(let members): return members.reduce(9) { $0 + $1.key.utf8.count + 9 + estimatedSize($1.value) }
+            case .array(let elements): return elements.reduce(2) { $0 + estimatedSize($1, separatingFrom: threshold) }
+            case .object(let members):
+                return members.reduce(9) {
+                    $0 + $1.key.utf8.count + 9 + estimatedSize($1.value, separatingFrom: threshold)
+                }
             default: return 9
             }
         }
 
-        private static func writeHead(_ major: UInt8, _ count: UInt64, into output: inout Data) {
-            let type = major << 5
-            switch count {
-            case 0..<24: output.append(type | UInt8(count))
-            case 24..<0x100: output.append(contentsOf: [type | 24, UInt8(count)])
-            case 0x100..<0x10000: output.append(contentsOf: [type | 25, UInt8(count >> 8), UInt8(count & 0xff)])
-            case 0x10000..<0x1_0000_0000:
-                output.append(type | 26)
-                withUnsafeBytes(of: UInt32(count).bigEndian) { output.append(contentsOf: $0) }
-            default:
-                output.append(type | 27)
-                withUnsafeBytes(of: count.bigEndian) { output.append(contentsOf: $0) }
-            }
-        }
+        /// Writes CBOR into `current`; a binary field of at least `threshold` bytes ends `current`
+        /// (moved to `pieces`) and becomes a piece of its own. Envelope lengths are patched where
+        /// their placeholder was written, in `current` or in an earlier piece of ours.
+        private struct Writer {
+            let threshold: Int
+            var pieces: [Data] = []
+            var current = Data()
+            /// Bytes written so far, in every piece.
+            var written = 0
 
-        private static func write(_ value: CDPValue, into output: inout Data) {
-            switch value {
-            case .null: output.append(0xf6)
-            case .bool(let flag): output.append(flag ? 0xf5 : 0xf4)
-            case .int(let number):
-                if number >= 0 {
-                    writeHead(0, UInt64(number), into: &output)
+            init(separatingBinaryFrom threshold: Int, capacity: Int) {
+                self.threshold = threshold
+                current.reserveCapacity(capacity)
+            }
+
+            mutating func append(_ byte: UInt8) {
+                current.append(byte)
+                written += 1
+            }
+
+            mutating func append(contentsOf bytes: some Sequence<UInt8>) {
+                let before = current.count
+                current.append(contentsOf: bytes)
+                written += current.count - before
+            }
+
+            mutating func append(_ data: Data) {
+                if data.count >= threshold {
+                    pieces.append(current)
+                    pieces.append(data)
+                    current = Data()
+                    current.reserveCapacity(64)
                 } else {
-                    writeHead(1, UInt64(-1 - number), into: &output)
+                    current.append(data)
                 }
-            case .double(let number):
-                output.append(0xfb)
-                withUnsafeBytes(of: number.bitPattern.bigEndian) { output.append(contentsOf: $0) }
-            case .string(let string):
-                let utf8 = string.utf8
-                writeHead(3, UInt64(utf8.count), into: &output)
-                output.append(contentsOf: utf8)
-            case .binary(let data):
-                output.append(0xd6)
-                writeHead(2, UInt64(data.count), into: &output)
-                output.append(data)
-            case .array(let elements):
-                output.append(0x9f)
-                for element in elements { write(element, into: &output) }
-                output.append(0xff)
-            case .object(let members):
-                output.append(contentsOf: [0xd8, 0x18, 0x5a, 0, 0, 0, 0])
-                let lengthAt = output.count - 4
-                let start = output.count
-                output.append(0xbf)
-                for (key, member) in members {
-                    write(.string(key), into: &output)
-                    write(member, into: &output)
+                written += data.count
+            }
+
+            mutating func writeHead(_ major: UInt8, _ count: UInt64) {
+                let type = major << 5
+                switch count {
+                case 0..<24: append(type | UInt8(count))
+                case 24..<0x100: append(contentsOf: [type | 24, UInt8(count)])
+                case 0x100..<0x10000: append(contentsOf: [type | 25, UInt8(count >> 8), UInt8(count & 0xff)])
+                case 0x10000..<0x1_0000_0000:
+                    append(type | 26)
+                    withUnsafeBytes(of: UInt32(count).bigEndian) { append(contentsOf: $0) }
+                default:
+                    append(type | 27)
+                    withUnsafeBytes(of: count.bigEndian) { append(contentsOf: $0) }
                 }
-                output.append(0xff)
-                let length = UInt32(output.count - start)
-                output[lengthAt] = UInt8(length >> 24)
-                output[lengthAt + 1] = UInt8((length >> 16) & 0xff)
-                output[lengthAt + 2] = UInt8((length >> 8) & 0xff)
-                output[lengthAt + 3] = UInt8(length & 0xff)
+            }
+
+            mutating func write(_ value: CDPValue) {
+                switch value {
+                case .null: append(0xf6)
+                case .bool(let flag): append(flag ? 0xf5 : 0xf4)
+                case .int(let number):
+                    if number >= 0 {
+                        writeHead(0, UInt64(number))
+                    } else {
+                        writeHead(1, UInt64(-1 - number))
+                    }
+                case .double(let number):
+                    append(0xfb)
+                    withUnsafeBytes(of: number.bitPattern.bigEndian) { append(contentsOf: $0) }
+                case .string(let string):
+                    let utf8 = string.utf8
+                    writeHead(3, UInt64(utf8.count))
+                    append(contentsOf: utf8)
+                case .binary(let data):
+                    append(0xd6)
+                    writeHead(2, UInt64(data.count))
+                    append(data)
+                case .array(let elements):
+                    append(0x9f)
+                    for element in elements { write(element) }
+                    append(0xff)
+                case .object(let members):
+                    append(contentsOf: [0xd8, 0x18, 0x5a, 0, 0, 0, 0])
+                    // Where the length goes: in `current` now, possibly an earlier piece later.
+                    let piece = pieces.count
+                    let lengthAt = current.count - 4
+                    let start = written
+                    append(0xbf)
+                    for (key, member) in members {
+                        write(.string(key))
+                        write(member)
+                    }
+                    append(0xff)
+                    let length = UInt32(written - start)
+                    let bytes = [
+                        UInt8(length >> 24), UInt8((length >> 16) & 0xff), UInt8((length >> 8) & 0xff),
+                        UInt8(length & 0xff),
+                    ]
+                    if piece == pieces.count {
+                        current.replaceSubrange(lengthAt..<(lengthAt + 4), with: bytes)
+                    } else {
+                        pieces[piece].replaceSubrange(lengthAt..<(lengthAt + 4), with: bytes)
+                    }
+                }
             }
         }
 

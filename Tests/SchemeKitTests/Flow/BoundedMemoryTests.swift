@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTestSupport
 import SchemeKit
 import SchemeKitTesting
 import Synchronization
@@ -14,6 +15,10 @@ import Testing
 /// starve the timing-sensitive suites running beside them. Without back-pressure either size
 /// overshoots the bound several times over. Each test measures a process of its own
 /// (``IsolatedProcess``): the other suites of a plain `swift test` would count otherwise.
+///
+/// The engines' own rows run with their traits, in their stages of `Scripts/test.sh`:
+/// `BoundedMemoryWebKitGTKTests` (a page's large POST body read by a slow handler) and
+/// `BoundedMemoryChromiumTests` (a large fulfil, which CDP cannot stream).
 ///
 /// Serialized: each test measures the process's memory, so they must not overlap each other.
 @Suite(.serialized)

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LoopbackTestSupport
 import SchemeKit
 import SchemeKitTesting
 import Synchronization

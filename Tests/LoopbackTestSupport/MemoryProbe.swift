@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// The kernel's own peak (`VmHWM`) is reset through `/proc/self/clear_refs` when allowed, and
 /// the larger of it and the sampled peak is reported, so a short spike between samples counts.
-final class MemoryProbe: Sendable {
+public final class MemoryProbe: Sendable {
     private let baseline: Int
     private let peak = Mutex(0)
     private let running = Atomic<Bool>(true)
@@ -14,7 +14,7 @@ final class MemoryProbe: Sendable {
     private let done = DispatchSemaphore(value: 0)
 
     /// `VmRSS` or `VmHWM` in bytes.
-    static func read(_ field: String) -> Int {
+    public static func read(_ field: String) -> Int {
         guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
         for line in text.split(separator: "\n") where line.hasPrefix(field + ":") {
             let kib = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
@@ -24,7 +24,7 @@ final class MemoryProbe: Sendable {
     }
 
     /// Starts sampling every 10 ms.
-    init() {
+    public init() {
         // "5" resets the peak resident size (VmHWM) to the current one (Linux 4.0+).
         hwmReset = (try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)) != nil
         baseline = Self.read("VmRSS")
@@ -41,7 +41,7 @@ final class MemoryProbe: Sendable {
     }
 
     /// Stops sampling; returns the peak growth in bytes.
-    func stop() -> Int {
+    public func stop() -> Int {
         running.store(false, ordering: .relaxed)
         done.wait()
         var top = peak.withLock { $0 }

@@ -1,5 +1,5 @@
 import Foundation
-import Testing
+public import Testing
 
 /// Runs a test in a process of its own, for a test that measures the whole process (its peak
 /// resident size): in one `swift test` process every suite runs beside it and their memory counts
@@ -18,12 +18,15 @@ import Testing
 /// (`Scripts/test.sh` runs these suites alone), the test runs in place. The child is waited for on a
 /// thread of its own, never on one of the cooperative pool's few threads, which the suites still
 /// running in this process need.
-enum IsolatedProcess {
-    static let variable = "SCHEMEKIT_ISOLATED"
+public enum IsolatedProcess {
+    /// The environment variable set in the child (and by `Scripts/test.sh` for suites it runs alone).
+    public static let variable = "SCHEMEKIT_ISOLATED"
 
     /// `true` when the caller should run its body here; `false` when it ran in a child process,
     /// whose result was recorded.
-    static func isInside(test name: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Bool {
+    public static func isInside(test name: String, sourceLocation: SourceLocation = #_sourceLocation) async throws
+        -> Bool
+    {
         #if os(Linux)
             guard ProcessInfo.processInfo.environment[variable] == nil else { return true }
             let binary = URL(fileURLWithPath: CommandLine.arguments[0])
