@@ -28,9 +28,7 @@
         /// Starts a registry task for a paused request.
         func pause(_ paused: CDP.RequestPaused, sessionId: String?) {
             let requestId = paused.requestId
-            guard let origin = configuration.origins.first(where: { $0.registryURL(for: paused.request.url) != nil }),
-                let registryURL = origin.registryURL(for: paused.request.url)
-            else {
+            guard let registryURL = configuration.origins.registryURL(for: paused.request.url) else {
                 // Not ours (a pattern Chromium matched more widely): let it go.
                 send(CDP.ContinueRequest(requestId: requestId))
                 return

@@ -8,9 +8,7 @@
         /// A request the intercept holds: starts its registry task (after fetching its body, if any).
         func intercepted(_ event: BiDiRequestEvent, timestamp: Double?) {
             let requestId = event.request
-            guard let origin = configuration.origins.first(where: { $0.registryURL(for: event.url) != nil }),
-                let registryURL = origin.registryURL(for: event.url)
-            else {
+            guard let registryURL = configuration.origins.registryURL(for: event.url) else {
                 // Not ours (a pattern Firefox matched more widely): let it go.
                 send("network.continueRequest", ["request": .string(requestId)])
                 return
