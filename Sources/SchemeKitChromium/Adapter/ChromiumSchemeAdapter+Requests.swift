@@ -1,10 +1,23 @@
 #if Chromium
-    import Foundation
+    package import Foundation
     import HTTPTypes
-    import SchemeKit
+    package import SchemeKit
     import SchemeKitBrowserSupport
 
-    extension ChromiumSchemeAdapter {
+    extension ChromiumSchemeAdapter: CollectedResponseReceiver {
+        /// Whether a request every handler passed on comes back to the adapter (not the registry's 404).
+        package var receivesPassedRequests: Bool { configuration.whenPassed != .notFound }
+
+        /// The handler chain failed: `Fetch.failRequest` with `Failed`.
+        package func failRequest(_ requestId: String, handlerError error: any Error) {
+            failRequest(requestId, reason: "Failed", error: ChromiumError(.protocolError, "handler failed: \(error)"))
+        }
+
+        /// The body is over ``bodyLimit``: `Fetch.failRequest` with `Failed`, the error names the setting.
+        package func failRequest(_ requestId: String, bodyTooLarge size: Int) {
+            failRequest(requestId, reason: "Failed", error: ChromiumError(.bodyTooLarge, bodyTooLargeMessage(size)))
+        }
+
         /// The transport's body limit (and, over a WebSocket, what one message can carry).
         var bodyLimit: Int {
             let configured =
@@ -50,7 +63,7 @@
                 failRequest(requestId, reason: "Failed", error: ChromiumError(.malformedMessage, "\(error)"))
                 return
             }
-            let sink = FetchResponseSink(adapter: self, requestId: requestId, limit: bodyLimit)
+            let sink = CollectingResponseSink(receiver: self, requestId: requestId, limit: bodyLimit)
             let task = registry.task(for: request, sink: sink)
             var timer: Task<Void, Never>?
             if let timeout = configuration.requestTimeout {
@@ -172,7 +185,7 @@
         }
 
         /// The handler chain passed (every handler declined): the configured policy.
-        func passed(_ requestId: String) {
+        package func passed(_ requestId: String) {
             guard var entry = take(requestId) else { return }
             entry.timer?.cancel()
             switch configuration.whenPassed {
@@ -202,7 +215,7 @@
         }
 
         /// The task finished: fulfil with what was collected (or apply the pass policy).
-        func complete(_ requestId: String, response: SchemeResponse, body: Data) {
+        package func complete(_ requestId: String, response: SchemeResponse, body: Data) {
             // Off the task's lock: reading the task's responder takes it.
             Task { [self] in
                 let handler = state.withLock { $0.inflight[requestId]?.task }?.respondingHandler

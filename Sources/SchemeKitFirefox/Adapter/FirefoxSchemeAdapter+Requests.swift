@@ -1,10 +1,23 @@
 #if Firefox
-    import Foundation
+    package import Foundation
     import HTTPTypes
-    import SchemeKit
+    package import SchemeKit
     import SchemeKitBrowserSupport
 
-    extension FirefoxSchemeAdapter {
+    extension FirefoxSchemeAdapter: CollectedResponseReceiver {
+        /// Whether a request every handler passed on comes back to the adapter (not the registry's 404).
+        package var receivesPassedRequests: Bool { configuration.whenPassed != .notFound }
+
+        /// The handler chain failed: `network.failRequest`.
+        package func failRequest(_ requestId: String, handlerError error: any Error) {
+            failRequest(requestId, error: FirefoxError(.protocolError, "handler failed: \(error)"))
+        }
+
+        /// The body is over ``maximumBodySize``: `network.failRequest`, the error names the setting.
+        package func failRequest(_ requestId: String, bodyTooLarge size: Int) {
+            failRequest(requestId, error: FirefoxError(.bodyTooLarge, bodyTooLargeMessage(size)))
+        }
+
         /// A request the intercept holds: starts its registry task (after fetching its body, if any).
         func intercepted(_ event: BiDiRequestEvent, timestamp: Double?) {
             let requestId = event.request
@@ -83,7 +96,7 @@
                 failRequest(requestId, error: FirefoxError(.malformedMessage, "\(error)"))
                 return
             }
-            let sink = ProvideResponseSink(adapter: self, requestId: requestId, limit: maximumBodySize)
+            let sink = CollectingResponseSink(receiver: self, requestId: requestId, limit: maximumBodySize)
             let task = registry.task(for: request, sink: sink)
             var timer: Task<Void, Never>?
             if let timeout = configuration.requestTimeout {
@@ -158,7 +171,7 @@
         }
 
         /// The handler chain passed (every handler declined): the configured policy.
-        func passed(_ requestId: String) {
+        package func passed(_ requestId: String) {
             guard var entry = take(requestId) else { return }
             entry.timer?.cancel()
             switch configuration.whenPassed {
@@ -188,7 +201,7 @@
         }
 
         /// The task finished: answer with what was collected.
-        func complete(_ requestId: String, response: SchemeResponse, body: Data) {
+        package func complete(_ requestId: String, response: SchemeResponse, body: Data) {
             // Off the task's lock: reading the task's responder takes it.
             Task { [self] in
                 let handler = state.withLock { $0.inflight[requestId]?.task }?.respondingHandler
