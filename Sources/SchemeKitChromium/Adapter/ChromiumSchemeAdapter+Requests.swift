@@ -4,9 +4,12 @@
     package import SchemeKit
     import SchemeKitBrowserSupport
 
-    extension ChromiumSchemeAdapter: CollectedResponseReceiver {
+    extension ChromiumSchemeAdapter: BrowserRequestAdapter {
         /// Whether a request every handler passed on comes back to the adapter (not the registry's 404).
         package var receivesPassedRequests: Bool { configuration.whenPassed != .notFound }
+
+        /// ``ChromiumAdapterConfiguration/requestTimeout``.
+        package var requestTimeout: Duration? { configuration.requestTimeout }
 
         /// The handler chain failed: `Fetch.failRequest` with `Failed`.
         package func failRequest(_ requestId: String, handlerError error: any Error) {
@@ -63,26 +66,12 @@
                 failRequest(requestId, reason: "Failed", error: ChromiumError(.malformedMessage, "\(error)"))
                 return
             }
-            let sink = CollectingResponseSink(receiver: self, requestId: requestId, limit: bodyLimit)
-            let task = registry.task(for: request, sink: sink)
-            var timer: Task<Void, Never>?
-            if let timeout = configuration.requestTimeout {
-                timer = Task { [weak self] in
-                    guard (try? await Task.sleep(for: timeout)) != nil else { return }
-                    self?.stopRequest(requestId, reason: "timeout", tellChromium: true)
-                }
-            }
-            let registered = state.withLock { state in
-                guard state.inflight[requestId] != nil else { return false }
-                state.inflight[requestId]?.task = task
-                state.inflight[requestId]?.timer = timer
-                return true
-            }
-            guard registered else {
-                timer?.cancel()
-                return
-            }
-            task.start()
+            startTask(request, requestId: requestId, bodyLimit: bodyLimit)
+        }
+
+        /// ``ChromiumAdapterConfiguration/requestTimeout`` passed: stopped, `Fetch.failRequest` with `TimedOut`.
+        package func requestTimedOut(_ requestId: String) {
+            stopRequest(requestId, reason: "timeout", tellChromium: true)
         }
 
         /// A `Fetch.requestPaused` that cannot be read: dropping it would leave the page's request

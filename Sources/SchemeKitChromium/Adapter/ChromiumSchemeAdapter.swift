@@ -1,6 +1,7 @@
 #if Chromium
     public import SchemeKit
     import Foundation
+    import SchemeKitBrowserSupport
 
     /// Serves virtual https origins to Chromium from a `SchemeRegistry`, through the
     /// DevTools Fetch domain: the Chromium engine adapter.
@@ -44,18 +45,18 @@
         /// The configuration.
         public let configuration: ChromiumAdapterConfiguration
 
-        let state = Locked(State())
+        package let state = Locked(State())
 
-        struct Inflight {
-            var task: SchemeTask?
+        package struct Inflight: InflightRequest {
+            package var task: SchemeTask?
             var networkId: String?
             var frameId: String?
-            var timer: Task<Void, Never>?
+            package var timer: Task<Void, Never>?
             var record: ChromiumRequestRecord
         }
 
-        struct State {
-            var inflight: [String: Inflight] = [:]
+        package struct State: InflightRequestTable {
+            package var inflight: [String: Inflight] = [:]
             var byNetworkId: [String: String] = [:]
             var statistics = ChromiumAdapterStatistics()
             var autoAttached: [String: String] = [:]

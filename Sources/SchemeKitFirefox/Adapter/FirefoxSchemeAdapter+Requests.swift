@@ -4,9 +4,12 @@
     package import SchemeKit
     import SchemeKitBrowserSupport
 
-    extension FirefoxSchemeAdapter: CollectedResponseReceiver {
+    extension FirefoxSchemeAdapter: BrowserRequestAdapter {
         /// Whether a request every handler passed on comes back to the adapter (not the registry's 404).
         package var receivesPassedRequests: Bool { configuration.whenPassed != .notFound }
+
+        /// ``FirefoxAdapterConfiguration/requestTimeout``.
+        package var requestTimeout: Duration? { configuration.requestTimeout }
 
         /// The handler chain failed: `network.failRequest`.
         package func failRequest(_ requestId: String, handlerError error: any Error) {
@@ -96,26 +99,12 @@
                 failRequest(requestId, error: FirefoxError(.malformedMessage, "\(error)"))
                 return
             }
-            let sink = CollectingResponseSink(receiver: self, requestId: requestId, limit: maximumBodySize)
-            let task = registry.task(for: request, sink: sink)
-            var timer: Task<Void, Never>?
-            if let timeout = configuration.requestTimeout {
-                timer = Task { [weak self] in
-                    guard (try? await Task.sleep(for: timeout)) != nil else { return }
-                    self?.stopRequest(requestId, reason: "timeout", tellFirefox: true)
-                }
-            }
-            let registered = state.withLock { state in
-                guard state.inflight[requestId] != nil else { return false }
-                state.inflight[requestId]?.task = task
-                state.inflight[requestId]?.timer = timer
-                return true
-            }
-            guard registered else {
-                timer?.cancel()
-                return
-            }
-            task.start()
+            startTask(request, requestId: requestId, bodyLimit: maximumBodySize)
+        }
+
+        /// ``FirefoxAdapterConfiguration/requestTimeout`` passed: stopped, `network.failRequest`.
+        package func requestTimedOut(_ requestId: String) {
+            stopRequest(requestId, reason: "timeout", tellFirefox: true)
         }
 
         private func makeRequest(_ event: BiDiRequestEvent, registryURL: String, body: SchemeRequestBody) throws

@@ -1,6 +1,7 @@
 #if Firefox
     public import SchemeKit
     import Foundation
+    import SchemeKitBrowserSupport
 
     /// Serves virtual https origins to Firefox from a `SchemeRegistry`, through WebDriver
     /// BiDi's network interception: the Firefox engine adapter.
@@ -50,21 +51,21 @@
         public let configuration: FirefoxAdapterConfiguration
         var connection: FirefoxConnection { browser.connection }
 
-        let state = Locked(State())
+        package let state = Locked(State())
 
-        struct Inflight {
-            var task: SchemeTask?
+        package struct Inflight: InflightRequest {
+            package var task: SchemeTask?
             var context: String?
             var navigation: String?
             /// Firefox's time of the request (milliseconds since the epoch), to tell a new document's
             /// requests from the old one's when a navigation commits.
             var timestamp: Double?
-            var timer: Task<Void, Never>?
+            package var timer: Task<Void, Never>?
             var record: FirefoxRequestRecord
         }
 
-        struct State {
-            var inflight: [String: Inflight] = [:]
+        package struct State: InflightRequestTable {
+            package var inflight: [String: Inflight] = [:]
             var statistics = FirefoxAdapterStatistics()
             var loop: Task<Void, Never>?
             var recordSubscribers: [Int: AsyncStream<FirefoxRequestRecord>.Continuation] = [:]
