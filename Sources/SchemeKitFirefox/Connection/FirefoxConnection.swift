@@ -119,7 +119,8 @@
             case .success(.error(let id, let code, let message)):
                 guard let id else { return }  // about no command of ours: nothing waits for it
                 core.resolve(
-                    id, with: .failure(FirefoxError(.protocolError, message.isEmpty ? code : message, protocolError: code)))
+                    id,
+                    with: .failure(FirefoxError(.protocolError, message.isEmpty ? code : message, protocolError: code)))
             case .success(.event(let event)):
                 core.publish(event) { methods in methods?.contains(event.method) ?? true }
             }
