@@ -5,13 +5,13 @@
     /// the request loop both engines share (start the registry task with a ``CollectingResponseSink``,
     /// arm the request timeout, register both with the request, start the task).
     ///
-    /// Contract: the adapter keeps its requests in flight in `state` (``InflightRequestTable``),
+    /// Contract: the adapter keeps its requests in flight in `state` (``BrowserAdapterState``),
     /// an entry per request from the moment the browser holds it until it ends; a request whose
     /// entry is gone when its task is made has ended (the task is never started). ``requestTimedOut(_:)``
     /// stops the request's task and tells the browser it failed.
     package protocol BrowserRequestAdapter: AnyObject, CollectedResponseReceiver {
         /// The adapter's state, with the table of requests in flight.
-        associatedtype State: InflightRequestTable
+        associatedtype State: BrowserAdapterState
         /// The registry that answers.
         var registry: SchemeRegistry { get }
         /// How long a request may take before it is stopped, or `nil` for no limit.
@@ -22,12 +22,19 @@
         func requestTimedOut(_ requestId: String)
     }
 
-    /// What an adapter's state holds: its requests in flight by the browser's request id.
-    package protocol InflightRequestTable {
+    /// What an adapter's state holds: its requests in flight by the browser's request id, and
+    /// the subscribers to the records of the requests that ended.
+    package protocol BrowserAdapterState {
         /// One request in flight.
         associatedtype Entry: InflightRequest
+        /// What the adapter records of a request that ended.
+        associatedtype Record: Sendable
         /// The requests in flight, by the browser's request id.
         var inflight: [String: Entry] { get set }
+        /// The subscribers to records, by subscription key.
+        var recordSubscribers: [Int: AsyncStream<Record>.Continuation] { get set }
+        /// The next subscription key.
+        var nextSubscriber: Int { get set }
     }
 
     /// One request in flight: its registry task and its timeout, once started.
@@ -39,6 +46,37 @@
     }
 
     extension BrowserRequestAdapter {
+        /// A new subscription to the records of the requests that end from now on, buffered as
+        /// `bufferingPolicy` says; it ends its subscription when the caller stops iterating.
+        package func subscribeToRecords(
+            bufferingPolicy: AsyncStream<State.Record>.Continuation.BufferingPolicy
+        ) -> AsyncStream<State.Record> {
+            let (stream, continuation) = AsyncStream<State.Record>.makeStream(bufferingPolicy: bufferingPolicy)
+            let key = state.withLock { state in
+                defer { state.nextSubscriber += 1 }
+                state.recordSubscribers[state.nextSubscriber] = continuation
+                return state.nextSubscriber
+            }
+            continuation.onTermination = { [weak self] _ in
+                _ = self?.state.withLock { $0.recordSubscribers.removeValue(forKey: key) }
+            }
+            return stream
+        }
+
+        /// Counts `record` in the state (`count`, under the lock) and yields it to every subscriber;
+        /// returns how many subscribers' full buffers dropped a record for it.
+        package func broadcast(_ record: State.Record, count: (inout State) -> Void) -> Int {
+            let subscribers = state.withLock { state in
+                count(&state)
+                return Array(state.recordSubscribers.values)
+            }
+            var dropped = 0
+            for subscriber in subscribers {
+                if case .dropped = subscriber.yield(record) { dropped += 1 }
+            }
+            return dropped
+        }
+
         /// Records `task` and `timer` on `requestId`'s entry: `false` when the request already ended.
         package func attach(_ task: SchemeTask, timer: Task<Void, Never>?, to requestId: String) -> Bool {
             state.withLock { state in

@@ -142,14 +142,7 @@
         private func publish(_ record: ChromiumRequestRecord, _ count: (inout ChromiumAdapterStatistics) -> Void) {
             var record = record
             record.duration = ContinuousClock.now - record.pausedAt
-            let subscribers = state.withLock { state in
-                count(&state.statistics)
-                return Array(state.recordSubscribers.values)
-            }
-            var dropped = 0
-            for subscriber in subscribers {
-                if case .dropped = subscriber.yield(record) { dropped += 1 }
-            }
+            let dropped = broadcast(record) { count(&$0.statistics) }
             if dropped > 0 { state.withLock { $0.statistics.droppedRecords += dropped } }
         }
 

@@ -133,11 +133,7 @@
         private func publish(_ record: FirefoxRequestRecord, _ count: (inout FirefoxAdapterStatistics) -> Void) {
             var record = record
             record.duration = ContinuousClock.now - record.interceptedAt
-            let subscribers = state.withLock { state in
-                count(&state.statistics)
-                return Array(state.recordSubscribers.values)
-            }
-            for subscriber in subscribers { subscriber.yield(record) }
+            _ = broadcast(record) { count(&$0.statistics) }  // unbounded subscriptions: nothing drops
         }
 
         /// Stops a request's task; nothing more is sent for it except, when asked, a `network.failRequest`.

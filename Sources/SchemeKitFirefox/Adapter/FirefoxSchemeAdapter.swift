@@ -64,12 +64,12 @@
             var record: FirefoxRequestRecord
         }
 
-        package struct State: InflightRequestTable {
+        package struct State: BrowserAdapterState {
             package var inflight: [String: Inflight] = [:]
             var statistics = FirefoxAdapterStatistics()
             var loop: Task<Void, Never>?
-            var recordSubscribers: [Int: AsyncStream<FirefoxRequestRecord>.Continuation] = [:]
-            var nextSubscriber = 0
+            package var recordSubscribers: [Int: AsyncStream<FirefoxRequestRecord>.Continuation] = [:]
+            package var nextSubscriber = 0
             var intercept: String?
             var collector: String?
             var collectorError: String?
@@ -165,16 +165,7 @@
 
         /// A record for each request from now on, as it ends.
         public func records() -> AsyncStream<FirefoxRequestRecord> {
-            let (stream, continuation) = AsyncStream<FirefoxRequestRecord>.makeStream()
-            let key = state.withLock { state in
-                defer { state.nextSubscriber += 1 }
-                state.recordSubscribers[state.nextSubscriber] = continuation
-                return state.nextSubscriber
-            }
-            continuation.onTermination = { [weak self] _ in
-                _ = self?.state.withLock { $0.recordSubscribers.removeValue(forKey: key) }
-            }
-            return stream
+            subscribeToRecords(bufferingPolicy: .unbounded)
         }
 
         static let eventNames: Set<String> = [
