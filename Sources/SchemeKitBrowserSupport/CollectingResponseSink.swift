@@ -35,6 +35,7 @@
             self.receivesPassed = receiver.receivesPassedRequests
         }
 
+        /// Keeps the head; a declared length over `limit` fails the request at once.
         package func receive(_ response: SchemeResponse) {
             let tooLarge = collected.withLock { collected in
                 collected.head = response
@@ -53,6 +54,7 @@
             }
         }
 
+        /// Appends a chunk; the chunk that takes the body over `limit` fails the request and drops it.
         package func receive(_ body: SchemeBody) {
             let size: Int? = collected.withLock { collected in
                 guard !collected.overflowed else { return nil }
@@ -68,6 +70,7 @@
             if let size { receiver.failRequest(requestId, bodyTooLarge: size) }
         }
 
+        /// Hands the head (200 when none was written) and the body to the receiver, unless over the limit.
         package func finish() {
             let (head, body, overflowed) = collected.withLock { collected in
                 defer { collected.body = Data() }
@@ -82,6 +85,7 @@
             receiver.passed(requestId)
         }
 
+        /// Fails the request with the handler's error, unless it already failed for its size.
         package func fail(_ error: any Error) {
             let overflowed = collected.withLock { $0.overflowed }
             guard !overflowed else { return }
