@@ -252,6 +252,7 @@ let package = Package(
             dependencies: [
                 "LoopbackTestSupport",
                 .target(name: "SchemeKitChromium", condition: .when(traits: ["Chromium"])),
+                .target(name: "SchemeKitBrowserSupport", condition: .when(traits: ["Chromium"])),
                 .target(name: "SchemeKitTesting", condition: .when(traits: ["Chromium"])),
                 .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["Chromium"])),
             ],

@@ -4,104 +4,30 @@
     import SchemeKit
     import SchemeKitChromium
 
-    /// The work of one `headless-render --engine chromium` run: the directory at the virtual origin
-    /// `https://<scheme>.localhost/`, mapped to `<scheme>://localhost/` in the registry, in a Chromium
-    /// started here (over the DevTools pipe) or attached to with `--connect` (its WebSocket).
-    struct ChromiumPageRenderer {
-        let options: HeadlessRender
+    /// `headless-render --engine chromium`: a Chromium started here (over the DevTools pipe) or
+    /// attached to with `--connect` (its WebSocket), run by ``HeadlessBrowserRun``.
+    typealias ChromiumPageRenderer = HeadlessBrowserRun<ChromiumRenderer>
 
-        /// The virtual origin's URL for `path`.
-        var target: String {
-            options.url
-                ?? "https://\(options.scheme).localhost\(options.path.hasPrefix("/") ? "" : "/")\(options.path)"
-        }
+    /// What ``HeadlessBrowserRun`` needs of ``ChromiumRenderer``.
+    extension ChromiumRenderer: HeadlessBrowserRenderer {
+        static var engine: String { "chromium" }
+        static var browserName: String { "Chromium" }
+        static var closesBrowserOnAbort: Bool { false }
 
-        func run() async throws -> Int32 {
-            let registry = try options.makeRegistry()
-            let renderer: ChromiumRenderer
+        static func start(_ options: HeadlessRender, registry: SchemeRegistry) async throws -> ChromiumRenderer {
             let origins = [ChromiumVirtualOrigin(host: "\(options.scheme).localhost", scheme: options.scheme)]
-            do {
-                if let url = options.connect {
-                    let browser = try await ChromiumBrowser.connect(
-                        to: url, maximumMessageSize: options.maxMessageSize ?? 16 << 20,
-                        timeout: .seconds(min(options.timeout, 20)))
-                    renderer = try await ChromiumRenderer.start(registry: registry, origins: origins, browser: browser)
-                } else {
-                    renderer = try await ChromiumRenderer.start(registry: registry, origins: origins)
-                }
-            } catch {
-                throw EngineUnavailable(
-                    description: options.connect == nil
-                        ? "Chromium did not start: \(error)" : "cannot attach to Chromium: \(error)")
-            }
-            do {
-                let code = try await render(with: renderer)
-                await renderer.close()
-                return code
-            } catch {
-                await renderer.close()
-                throw error
-            }
+            guard let url = options.connect else { return try await start(registry: registry, origins: origins) }
+            let browser = try await ChromiumBrowser.connect(
+                to: url, maximumMessageSize: options.maxMessageSize ?? 16 << 20,
+                timeout: .seconds(min(options.timeout, 20)))
+            return try await start(registry: registry, origins: origins, browser: browser)
         }
 
-        private func render(with renderer: ChromiumRenderer) async throws -> Int32 {
-            var status: Int32 = 0
-            let result: ChromiumRenderer.Result
-            do {
-                result = try await renderer.render(
-                    target, evaluate: options.eval, snapshot: options.screenshot != nil,
-                    pdf: options.pdf.map { _ in
-                        ChromiumPDFOptions(
-                            pageWidth: options.pdfPageSize.width, pageHeight: options.pdfPageSize.height,
-                            background: options.pdfBackground)
-                    },
-                    timeout: .seconds(options.timeout))
-            } catch {
-                throw RenderError("the page failed to load: \(error)")
-            }
-            var report = RenderReport(
-                engine: "chromium", url: target, loadMs: RenderReport.milliseconds(result.duration),
-                requests: result.requests.map(Self.request), console: result.console)
-            if let error = result.evaluationError {
-                FileHandle.standardError.write(Data("headless-render: --eval threw: \(error)\n".utf8))
-                status = 1
-            } else if options.eval != nil {
-                report.eval = (result.value ?? .null).description
-            }
-            if let path = options.screenshot, let snapshot = result.snapshot {
-                try snapshot.write(to: URL(fileURLWithPath: path))
-                report.screenshot = path
-            }
-            if let path = options.pdf, let document = result.pdf {
-                try document.write(to: URL(fileURLWithPath: path))
-                report.pdf = path
-            }
-            if let iterations = options.iterations {
-                var cold: [Double] = []
-                for _ in 0..<iterations {
-                    let begin = ContinuousClock.now
-                    let page = try await renderer.browser.newPage()
-                    try await page.navigate(to: target)
-                    cold.append(RenderReport.milliseconds(ContinuousClock.now - begin))
-                    try? await page.close()
-                }
-                var warm: [Double] = []
-                let holder = Holder()
-                for _ in 0..<iterations {
-                    let begin = ContinuousClock.now
-                    let page = try await renderer.pool.acquire(for: holder)
-                    try await page.navigate(to: target)
-                    warm.append(RenderReport.milliseconds(ContinuousClock.now - begin))
-                    try await renderer.pool.recycle(page)
-                }
-                report.setIterations(cold: cold, warm: warm)
-            }
-            print(try report.rendered(json: options.json))
-            return status
+        static func pdfOptions(_ size: PaperSize, background: Bool) -> ChromiumPDFOptions {
+            ChromiumPDFOptions(pageWidth: size.width, pageHeight: size.height, background: background)
         }
 
         static func request(_ record: ChromiumRequestRecord) -> RenderReport.Request {
-            let path = URL(string: record.registryURL)?.path(percentEncoded: true) ?? record.registryURL
             let handler: String
             var failure: String?
             switch record.outcome {
@@ -113,10 +39,16 @@
             case .stopped(let reason): handler = "stopped (\(reason))"
             }
             return RenderReport.Request(
-                path: path.isEmpty ? "/" : path, status: record.status ?? 0, bytes: record.bytes, handler: handler,
-                ms: RenderReport.milliseconds(record.duration), error: failure)
+                path: HeadlessBrowserRun<Self>.path(of: record.registryURL), status: record.status ?? 0,
+                bytes: record.bytes, handler: handler, ms: RenderReport.milliseconds(record.duration), error: failure)
         }
 
-        final class Holder: Sendable {}
+        func newPage() async throws -> ChromiumPage { try await browser.newPage() }
+
+        func closeBrowser() async { await browser.close() }
     }
+
+    extension ChromiumPage: HeadlessBrowserPage {}
+
+    extension ChromiumRenderer.Result: HeadlessRenderOutput {}
 #endif

@@ -3,6 +3,7 @@
     import Testing
 
     @testable import SchemeKitChromium
+    import SchemeKitBrowserSupport
 
     struct CDPCBORTests {
         @Test func roundTripsEveryKindOfValue() throws {

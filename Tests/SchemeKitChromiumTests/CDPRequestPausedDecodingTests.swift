@@ -3,6 +3,7 @@
     import Testing
 
     @testable import SchemeKitChromium
+    import SchemeKitBrowserSupport
 
     /// `Fetch.requestPaused` read straight from the protocol value agrees with the `Decodable`
     /// round trip it replaced, on both wire formats' shapes, and refuses what that refused.

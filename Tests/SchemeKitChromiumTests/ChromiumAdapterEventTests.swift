@@ -4,6 +4,7 @@
     import Testing
 
     @testable import SchemeKitChromium
+    import SchemeKitBrowserSupport
 
     /// The adapter fed events through a fake transport: no Chromium needed.
     @Suite(.serialized, .timeLimit(.minutes(1)))

@@ -7,6 +7,7 @@
     import Testing
 
     @testable import SchemeKitChromium
+    import SchemeKitBrowserSupport
 
     @Suite(.serialized, .timeLimit(.minutes(2)))
     struct ChromiumAdapterTests {

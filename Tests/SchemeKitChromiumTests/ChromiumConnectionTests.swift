@@ -4,6 +4,7 @@
     import Testing
 
     @testable import SchemeKitChromium
+    import SchemeKitBrowserSupport
 
     @Suite(.serialized, .timeLimit(.minutes(1)))
     struct ChromiumConnectionTests {

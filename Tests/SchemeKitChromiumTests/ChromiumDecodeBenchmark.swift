@@ -4,6 +4,7 @@
     import Testing
 
     @testable import SchemeKitChromium
+    import SchemeKitBrowserSupport
 
     /// What decoding `Fetch.requestPaused` costs the adapter, without Chromium: the one decode per
     /// request against the JSON round trip it replaced, and the adapter's process CPU per request

@@ -3,6 +3,7 @@
     import Testing
 
     @testable import SchemeKitChromium
+    import SchemeKitBrowserSupport
 
     /// The pipe's framing: messages split across reads at every byte, several in one read, and a
     /// stream that is not CBOR.

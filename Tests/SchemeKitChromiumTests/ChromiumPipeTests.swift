@@ -5,6 +5,7 @@
     import Testing
 
     @testable import SchemeKitChromium
+    import SchemeKitBrowserSupport
 
     /// The pipe's descriptor and its queued writes: no write reaches a descriptor after the pipe let go
     /// of it, even when the number is reused at once.

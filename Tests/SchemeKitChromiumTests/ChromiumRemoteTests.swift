@@ -6,6 +6,7 @@
     import Testing
 
     @testable import SchemeKitChromium
+    import SchemeKitBrowserSupport
 
     /// `ChromiumBrowser.connect(to:)`: a Chromium started as a separate process with
     /// `--remote-debugging-port` (as a grid node would run it), served through its DevTools

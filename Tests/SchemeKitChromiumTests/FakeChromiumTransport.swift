@@ -3,6 +3,7 @@
     import SchemeKit
 
     @testable import SchemeKitChromium
+    import SchemeKitBrowserSupport
 
     /// A DevTools transport with no Chromium behind it: it records every command, answers each with
     /// an empty result, and lets a test feed the connection any message (a malformed event included).

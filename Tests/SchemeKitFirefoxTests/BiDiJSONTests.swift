@@ -3,6 +3,7 @@
     import Testing
 
     @testable import SchemeKitFirefox
+    import SchemeKitBrowserSupport
 
     /// The BiDi message layer without a browser: the JSON reader and writer, the envelope, the
     /// request event, remote values.

@@ -7,6 +7,7 @@
 
     #if Chromium
         import SchemeKitChromium
+        import SchemeKitBrowserSupport
     #endif
 
     /// The figures behind `Benchmarks/firefox.sh`: `fetch()` latency at 1 KiB, 64 KiB, 1 MiB and

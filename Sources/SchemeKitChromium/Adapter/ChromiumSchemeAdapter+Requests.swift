@@ -1,10 +1,26 @@
 #if Chromium
-    import Foundation
+    package import Foundation
     import HTTPTypes
-    import SchemeKit
+    package import SchemeKit
     import SchemeKitBrowserSupport
 
-    extension ChromiumSchemeAdapter {
+    extension ChromiumSchemeAdapter: BrowserRequestAdapter {
+        /// Whether a request every handler passed on comes back to the adapter (not the registry's 404).
+        package var receivesPassedRequests: Bool { configuration.whenPassed != .notFound }
+
+        /// ``ChromiumAdapterConfiguration/requestTimeout``.
+        package var requestTimeout: Duration? { configuration.requestTimeout }
+
+        /// The handler chain failed: `Fetch.failRequest` with `Failed`.
+        package func failRequest(_ requestId: String, handlerError error: any Error) {
+            failRequest(requestId, reason: "Failed", error: ChromiumError(.protocolError, "handler failed: \(error)"))
+        }
+
+        /// The body is over ``bodyLimit``: `Fetch.failRequest` with `Failed`, the error names the setting.
+        package func failRequest(_ requestId: String, bodyTooLarge size: Int) {
+            failRequest(requestId, reason: "Failed", error: ChromiumError(.bodyTooLarge, bodyTooLargeMessage(size)))
+        }
+
         /// The transport's body limit (and, over a WebSocket, what one message can carry).
         var bodyLimit: Int {
             let configured =
@@ -28,9 +44,7 @@
         /// Starts a registry task for a paused request.
         func pause(_ paused: CDP.RequestPaused, sessionId: String?) {
             let requestId = paused.requestId
-            guard let origin = configuration.origins.first(where: { $0.registryURL(for: paused.request.url) != nil }),
-                let registryURL = origin.registryURL(for: paused.request.url)
-            else {
+            guard let registryURL = configuration.origins.registryURL(for: paused.request.url) else {
                 // Not ours (a pattern Chromium matched more widely): let it go.
                 send(CDP.ContinueRequest(requestId: requestId))
                 return
@@ -52,26 +66,12 @@
                 failRequest(requestId, reason: "Failed", error: ChromiumError(.malformedMessage, "\(error)"))
                 return
             }
-            let sink = FetchResponseSink(adapter: self, requestId: requestId, limit: bodyLimit)
-            let task = registry.task(for: request, sink: sink)
-            var timer: Task<Void, Never>?
-            if let timeout = configuration.requestTimeout {
-                timer = Task { [weak self] in
-                    guard (try? await Task.sleep(for: timeout)) != nil else { return }
-                    self?.stopRequest(requestId, reason: "timeout", tellChromium: true)
-                }
-            }
-            let registered = state.withLock { state in
-                guard state.inflight[requestId] != nil else { return false }
-                state.inflight[requestId]?.task = task
-                state.inflight[requestId]?.timer = timer
-                return true
-            }
-            guard registered else {
-                timer?.cancel()
-                return
-            }
-            task.start()
+            startTask(request, requestId: requestId, bodyLimit: bodyLimit)
+        }
+
+        /// ``ChromiumAdapterConfiguration/requestTimeout`` passed: stopped, `Fetch.failRequest` with `TimedOut`.
+        package func requestTimedOut(_ requestId: String) {
+            stopRequest(requestId, reason: "timeout", tellChromium: true)
         }
 
         /// A `Fetch.requestPaused` that cannot be read: dropping it would leave the page's request
@@ -142,14 +142,7 @@
         private func publish(_ record: ChromiumRequestRecord, _ count: (inout ChromiumAdapterStatistics) -> Void) {
             var record = record
             record.duration = ContinuousClock.now - record.pausedAt
-            let subscribers = state.withLock { state in
-                count(&state.statistics)
-                return Array(state.recordSubscribers.values)
-            }
-            var dropped = 0
-            for subscriber in subscribers {
-                if case .dropped = subscriber.yield(record) { dropped += 1 }
-            }
+            let dropped = broadcast(record) { count(&$0.statistics) }
             if dropped > 0 { state.withLock { $0.statistics.droppedRecords += dropped } }
         }
 
@@ -174,7 +167,7 @@
         }
 
         /// The handler chain passed (every handler declined): the configured policy.
-        func passed(_ requestId: String) {
+        package func passed(_ requestId: String) {
             guard var entry = take(requestId) else { return }
             entry.timer?.cancel()
             switch configuration.whenPassed {
@@ -204,7 +197,7 @@
         }
 
         /// The task finished: fulfil with what was collected (or apply the pass policy).
-        func complete(_ requestId: String, response: SchemeResponse, body: Data) {
+        package func complete(_ requestId: String, response: SchemeResponse, body: Data) {
             // Off the task's lock: reading the task's responder takes it.
             Task { [self] in
                 let handler = state.withLock { $0.inflight[requestId]?.task }?.respondingHandler

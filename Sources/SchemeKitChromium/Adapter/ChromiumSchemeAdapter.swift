@@ -1,6 +1,7 @@
 #if Chromium
     public import SchemeKit
     import Foundation
+    import SchemeKitBrowserSupport
 
     /// Serves virtual https origins to Chromium from a `SchemeRegistry`, through the
     /// DevTools Fetch domain: the Chromium engine adapter.
@@ -44,24 +45,24 @@
         /// The configuration.
         public let configuration: ChromiumAdapterConfiguration
 
-        let state = Locked(State())
+        package let state = Locked(State())
 
-        struct Inflight {
-            var task: SchemeTask?
+        package struct Inflight: InflightRequest {
+            package var task: SchemeTask?
             var networkId: String?
             var frameId: String?
-            var timer: Task<Void, Never>?
+            package var timer: Task<Void, Never>?
             var record: ChromiumRequestRecord
         }
 
-        struct State {
-            var inflight: [String: Inflight] = [:]
+        package struct State: BrowserAdapterState {
+            package var inflight: [String: Inflight] = [:]
             var byNetworkId: [String: String] = [:]
             var statistics = ChromiumAdapterStatistics()
             var autoAttached: [String: String] = [:]
             var loop: Task<Void, Never>?
-            var recordSubscribers: [Int: AsyncStream<ChromiumRequestRecord>.Continuation] = [:]
-            var nextSubscriber = 0
+            package var recordSubscribers: [Int: AsyncStream<ChromiumRequestRecord>.Continuation] = [:]
+            package var nextSubscriber = 0
             var undecodablePausedEvents = 0
         }
 
@@ -120,17 +121,7 @@
         ///   held up by a slow reader). Default: 1024.
         /// - Returns: A sequence that runs until the caller stops iterating.
         public func records(bufferLimit: Int = 1024) -> AsyncStream<ChromiumRequestRecord> {
-            let (stream, continuation) = AsyncStream<ChromiumRequestRecord>.makeStream(
-                bufferingPolicy: .bufferingNewest(max(1, bufferLimit)))
-            let key = state.withLock { state in
-                defer { state.nextSubscriber += 1 }
-                state.recordSubscribers[state.nextSubscriber] = continuation
-                return state.nextSubscriber
-            }
-            continuation.onTermination = { [weak self] _ in
-                _ = self?.state.withLock { $0.recordSubscribers.removeValue(forKey: key) }
-            }
-            return stream
+            subscribeToRecords(bufferingPolicy: .bufferingNewest(max(1, bufferLimit)))
         }
 
         /// How many events the adapter's own subscription holds unread. The loop does only quick work

@@ -33,14 +33,15 @@
         }
 
         /// `https://<host>/`.
-        public var url: String { "https://\(host)/" }
+        public var url: String { originURL }
 
         /// The Fetch-domain pattern that pauses this origin's requests.
         var urlPattern: String { "https://\(host)/*" }
 
         /// The registry URL for a URL of this origin, or `nil` when the URL is not on it.
-        package func registryURL(for url: String) -> String? {
-            VirtualOriginMapping.registryURL(for: url, host: host, scheme: scheme, registryHost: registryHost)
-        }
+        package func registryURL(for url: String) -> String? { mappedRegistryURL(for: url) }
     }
+
+    /// The shared mapping (``BrowserVirtualOrigin``): package, so the public API does not show it.
+    extension ChromiumVirtualOrigin: BrowserVirtualOrigin {}
 #endif

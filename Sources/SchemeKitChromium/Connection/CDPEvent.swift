@@ -1,4 +1,6 @@
 #if Chromium
+    import SchemeKitBrowserSupport
+
     /// An event Chromium sent: its method, parameters and the session it belongs to.
     package struct CDPEvent: Sendable {
         /// The event's name, such as `Fetch.requestPaused`.

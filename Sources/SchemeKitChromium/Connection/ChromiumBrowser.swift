@@ -1,6 +1,7 @@
 #if Chromium
     public import Foundation
     import SchemeKit
+    import SchemeKitBrowserSupport
 
     /// A Chromium process driven over its DevTools pipe.
     ///

@@ -1,6 +1,7 @@
 #if Chromium
     import Foundation
     import SchemeKit
+    import SchemeKitBrowserSupport
 
     /// A DevTools-protocol connection to one Chromium: the handle an adapter serves through.
     ///
@@ -17,23 +18,13 @@
     public final class ChromiumConnection: Sendable {
         /// The wire format of this connection.
         package let wireFormat: ChromiumWireFormat
-        private let state = Locked(State())
+        private let core = ProtocolConnectionCore<CDPValue, CDPEvent, EventFilter, ChromiumError>()
         private let pipe: Locked<(any ChromiumTransport)?> = Locked(nil)
 
-        private struct Subscriber {
-            var sessionFilter: String??
+        /// Which events a subscriber of ``events(sessionId:methods:bufferLimit:)`` gets.
+        private struct EventFilter {
+            var sessionId: String??
             var methods: Set<String>?
-            var continuation: AsyncStream<CDPEvent>.Continuation
-        }
-
-        private struct State {
-            var nextID = 1
-            var pending: [Int: CheckedContinuation<CDPValue, any Error>] = [:]
-            var subscribers: [Int: Subscriber] = [:]
-            var nextSubscriber = 0
-            var closedError: ChromiumError?
-            var closeWaiters: [CheckedContinuation<Void, Never>] = []
-            var droppedEvents = 0
         }
 
         /// How many events an ``events(sessionId:methods:bufferLimit:)`` sequence holds unread by
@@ -70,7 +61,7 @@
         var maximumMessageSize: Int? { pipe.withLock { $0 }?.maximumMessageSize }
 
         /// Whether the connection is closed (Chromium gone or `close()` called).
-        public var isClosed: Bool { state.withLock { $0.closedError != nil } }
+        public var isClosed: Bool { core.closedError != nil }
 
         /// Sends a command and returns its `result` object.
         ///
@@ -87,32 +78,14 @@
             guard let pipe = pipe.withLock({ $0 }) else { throw ChromiumError(.disconnected, "not connected") }
             var message: [String: CDPValue] = ["method": .string(method), "params": params]
             if let sessionId { message["sessionId"] = .string(sessionId) }
-            let id = state.withLock { state in
-                defer { state.nextID += 1 }
-                return state.nextID
-            }
+            let id = core.nextCommandID()
             message["id"] = .int(id)
             let framed = pipe.frame(.object(message))
             // A cancelled caller stops waiting (the reply, if any, is dropped); Chromium still runs the command.
-            return try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { continuation in
-                    let refused: (any Error)? = state.withLock { state in
-                        if let error = state.closedError { return error }
-                        if Task.isCancelled { return CancellationError() }
-                        state.pending[id] = continuation
-                        return nil
-                    }
-                    if let refused {
-                        continuation.resume(throwing: refused)
-                        return
-                    }
-                    pipe.enqueue(framed) { [weak self] error in
-                        guard let error else { return }
-                        self?.state.withLock { $0.pending.removeValue(forKey: id) }?.resume(throwing: error)
-                    }
+            return try await core.answer(to: id) { failed in
+                pipe.enqueue(framed) { error in
+                    if let error { failed(error) }
                 }
-            } onCancel: {
-                state.withLock { $0.pending.removeValue(forKey: id) }?.resume(throwing: CancellationError())
             }
         }
 
@@ -140,36 +113,14 @@
         package func events(
             sessionId: String?? = nil, methods: Set<String>? = nil, bufferLimit: Int = defaultEventBufferLimit
         ) -> AsyncStream<CDPEvent> {
-            let (stream, continuation) = AsyncStream<CDPEvent>.makeStream(
+            core.events(
+                EventFilter(sessionId: sessionId, methods: methods),
                 bufferingPolicy: .bufferingNewest(max(1, bufferLimit)))
-            let key: Int? = state.withLock { state in
-                guard state.closedError == nil else { return nil }
-                let key = state.nextSubscriber
-                state.nextSubscriber += 1
-                state.subscribers[key] = Subscriber(
-                    sessionFilter: sessionId, methods: methods, continuation: continuation)
-                return key
-            }
-            guard let key else {
-                continuation.finish()
-                return stream
-            }
-            continuation.onTermination = { [weak self] _ in
-                _ = self?.state.withLock { $0.subscribers.removeValue(forKey: key) }
-            }
-            return stream
         }
 
         /// Returns when the connection has closed.
         package func waitUntilClosed() async {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let closed = state.withLock { state in
-                    if state.closedError != nil { return true }
-                    state.closeWaiters.append(continuation)
-                    return false
-                }
-                if closed { continuation.resume() }
-            }
+            await core.waitUntilClosed()
         }
 
         /// Closes the connection: pending commands throw ``ChromiumError/Code/disconnected``.
@@ -180,51 +131,34 @@
 
         func receive(_ message: CDPValue) {
             if let id = message["id"]?.intValue {
-                guard let continuation = state.withLock({ $0.pending.removeValue(forKey: id) }) else { return }
                 if let error = message["error"] {
-                    continuation.resume(
-                        throwing: ChromiumError(
-                            .protocolError, error["message"]?.stringValue ?? "error",
-                            protocolCode: error["code"]?.intValue))
+                    core.resolve(
+                        id,
+                        with: .failure(
+                            ChromiumError(
+                                .protocolError, error["message"]?.stringValue ?? "error",
+                                protocolCode: error["code"]?.intValue)))
                 } else {
-                    continuation.resume(returning: message["result"] ?? .object([:]))
+                    core.resolve(id, with: .success(message["result"] ?? .object([:])))
                 }
                 return
             }
             guard let method = message["method"]?.stringValue else { return }
             let event = CDPEvent(
                 method: method, params: message["params"] ?? .object([:]), sessionId: message["sessionId"]?.stringValue)
-            let targets = state.withLock { state in
-                state.subscribers.values.filter { subscriber in
-                    if let filter = subscriber.sessionFilter, filter != event.sessionId { return false }
-                    if let methods = subscriber.methods, !methods.contains(method) { return false }
-                    return true
-                }.map(\.continuation)
+            core.publish(event) { filter in
+                if let sessionId = filter.sessionId, sessionId != event.sessionId { return false }
+                if let methods = filter.methods, !methods.contains(method) { return false }
+                return true
             }
-            var dropped = 0
-            for continuation in targets {
-                if case .dropped = continuation.yield(event) { dropped += 1 }
-            }
-            if dropped > 0 { state.withLock { $0.droppedEvents += dropped } }
         }
 
         /// Events dropped, oldest first, because a subscriber held ``events(sessionId:methods:bufferLimit:)``'s
         /// limit unread (one per subscriber that missed it).
-        package var droppedEvents: Int { state.withLock { $0.droppedEvents } }
+        package var droppedEvents: Int { core.droppedEvents }
 
         func terminate(_ error: ChromiumError) {
-            let (pending, subscribers, waiters) = state.withLock { state in
-                if state.closedError == nil { state.closedError = error }
-                defer {
-                    state.pending = [:]
-                    state.subscribers = [:]
-                    state.closeWaiters = []
-                }
-                return (state.pending, state.subscribers, state.closeWaiters)
-            }
-            for continuation in pending.values { continuation.resume(throwing: error) }
-            for subscriber in subscribers.values { subscriber.continuation.finish() }
-            for waiter in waiters { waiter.resume() }
+            core.terminate(error)
         }
     }
 #endif

@@ -1,6 +1,7 @@
 #if Chromium
     public import Foundation
     public import SchemeKit
+    import SchemeKitBrowserSupport
 
     /// A page (a DevTools target) with its own flattened session: navigate, evaluate, screenshot,
     /// print to PDF, close.

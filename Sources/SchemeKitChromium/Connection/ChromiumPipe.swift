@@ -2,6 +2,7 @@
     import CSchemeKitChromiumShims
     import Dispatch
     import Foundation
+    import SchemeKitBrowserSupport
 
     /// The byte level of a DevTools pipe: one socket to Chromium's fds 3 and 4, a reader thread that
     /// frames and decodes messages, and a serial queue that writes them.

@@ -1,5 +1,6 @@
 #if Chromium
     import Foundation
+    import SchemeKitBrowserSupport
 
     /// How DevTools messages travel between a ``ChromiumConnection`` and Chromium: the pipe of a
     /// Chromium SchemeKit spawned, or a WebSocket to one it attached to.

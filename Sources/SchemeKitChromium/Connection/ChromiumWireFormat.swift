@@ -1,5 +1,6 @@
 #if Chromium
     import Foundation
+    import SchemeKitBrowserSupport
 
     /// How DevTools messages are encoded on the pipe.
     public enum ChromiumWireFormat: String, Sendable, Hashable, CaseIterable {

@@ -1,4 +1,6 @@
 #if Chromium
+    import SchemeKitBrowserSupport
+
     extension CDP {
         /// `Page.navigate`.
         package struct Navigate: CDPCommand {

@@ -1,5 +1,6 @@
 #if Chromium
     import Foundation
+    import SchemeKitBrowserSupport
 
     extension CDP.RequestPaused {
         /// Reads a `Fetch.requestPaused` event's parameters straight from the protocol value, with no

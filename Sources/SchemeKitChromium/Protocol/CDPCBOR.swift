@@ -1,5 +1,6 @@
 #if Chromium
     import Foundation
+    import SchemeKitBrowserSupport
 
     /// Chromium's CBOR dialect of the DevTools protocol (`--remote-debugging-pipe=cbor`), checked
     /// against Chromium 156 on the pipe:

@@ -1,5 +1,6 @@
 #if Chromium
     import Foundation
+    import SchemeKitBrowserSupport
 
     /// The JSON wire format of the DevTools protocol: one UTF-8 JSON object per message.
     ///

@@ -1,75 +1,20 @@
 #if Chromium
     package import Foundation
+    package import SchemeKitBrowserSupport
 
-    /// A DevTools-protocol value: what a message, a command's parameters or a result is made of.
+    /// A DevTools-protocol value: what a message, a command's parameters or a result is made of
+    /// (the browser protocols' shared ``ProtocolValue``).
     ///
     /// It is the common model of both wire formats: JSON (`--remote-debugging-pipe`) and Chromium's
-    /// CBOR (`--remote-debugging-pipe=cbor`). The one difference between them is ``binary(_:)``:
-    /// CBOR carries it as raw bytes, JSON as a base64 string (so a value read from JSON holds a
-    /// ``string(_:)`` where CBOR holds ``binary(_:)``; ``binaryData`` reads either).
-    package enum CDPValue: Sendable, Hashable {
-        /// `null`.
-        case null
-        /// `true` or `false`.
-        case bool(Bool)
-        /// An integer.
-        case int(Int)
-        /// A floating-point number.
-        case double(Double)
-        /// A text string.
-        case string(String)
-        /// Bytes: a protocol field of type `binary` (base64 on JSON, raw on CBOR).
-        case binary(Data)
-        /// An array.
-        case array([CDPValue])
-        /// An object (a CBOR map with text keys).
-        case object([String: CDPValue])
+    /// CBOR (`--remote-debugging-pipe=cbor`). The one difference between them is `binary`: CBOR
+    /// carries it as raw bytes, JSON as a base64 string (so a value read from JSON holds a `string`
+    /// where CBOR holds `binary`; ``binaryData`` reads either).
+    package typealias CDPValue = ProtocolValue
 
-        /// The member named `key` of an object; `nil` for a missing member or a non-object.
-        package subscript(key: String) -> CDPValue? {
-            if case .object(let members) = self { return members[key] }
-            return nil
-        }
-
-        /// The string, or `nil`.
-        package var stringValue: String? {
-            if case .string(let value) = self { return value }
-            return nil
-        }
-
-        /// The integer (a whole double counts), or `nil`.
-        package var intValue: Int? {
-            switch self {
-            case .int(let value): return value
-            case .double(let value) where value.rounded() == value && abs(value) < 1e15: return Int(value)
-            default: return nil
-            }
-        }
-
-        /// The number as a double, or `nil`.
-        package var doubleValue: Double? {
-            switch self {
-            case .int(let value): return Double(value)
-            case .double(let value): return value
-            default: return nil
-            }
-        }
-
-        /// The elements of an array, or `nil`.
-        package var arrayValue: [CDPValue]? {
-            if case .array(let elements) = self { return elements }
-            return nil
-        }
-
-        /// The value as compact JSON text (``binary(_:)`` as a base64 string), as the JSON pipe
-        /// carries it: `true`, `"no-cache"`, `{"a":1}`.
+    extension CDPValue {
+        /// The value as compact JSON text (`binary` as a base64 string), as the JSON pipe carries
+        /// it: `true`, `"no-cache"`, `{"a":1}`.
         package var jsonText: String { String(decoding: CDPJSON.encode(self), as: UTF8.self) }
-
-        /// The Boolean, or `nil`.
-        package var boolValue: Bool? {
-            if case .bool(let value) = self { return value }
-            return nil
-        }
 
         /// The bytes of a `binary` field: raw bytes (CBOR) or the decoded base64 string (JSON).
         package var binaryData: Data? {

@@ -1,6 +1,7 @@
 #if Chromium
     import Foundation
     import SchemeKit
+    import SchemeKitBrowserSupport
 
     extension JavaScriptValue {
         /// The value of a `Runtime.RemoteObject` returned by value: its `value`, or what its
@@ -22,18 +23,5 @@
             }
         }
 
-        /// A protocol value as a script value (bytes, which scripts never return, as base64 text).
-        init(_ value: CDPValue) {
-            switch value {
-            case .null: self = .null
-            case .bool(let value): self = .bool(value)
-            case .int(let value): self = .number(Double(value))
-            case .double(let value): self = .number(jsonCompatible: value)
-            case .string(let value): self = .string(value)
-            case .binary(let data): self = .string(data.base64EncodedString())
-            case .array(let elements): self = .array(elements.map { JavaScriptValue($0) })
-            case .object(let members): self = .object(members.mapValues { JavaScriptValue($0) })
-            }
-        }
     }
 #endif

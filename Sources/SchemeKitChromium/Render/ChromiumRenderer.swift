@@ -1,6 +1,7 @@
 #if Chromium
     public import Foundation
     public import SchemeKit
+    import SchemeKitBrowserSupport
 
     /// Renders pages of a registry in headless Chromium: what a command-line tool needs (load a URL,
     /// await an expression, take a PNG snapshot, report every request).
@@ -110,67 +111,11 @@
             _ url: String, evaluate expression: String? = nil, snapshot: Bool = false, pdf: ChromiumPDFOptions? = nil,
             timeout: Duration = .seconds(30)
         ) async throws -> Result {
-            let holder = RenderHolder()
-            let page = try await pool.acquire(for: holder)
-            let stream = adapter.records()
-            let collector = Task {
-                var records: [ChromiumRequestRecord] = []
-                for await record in stream { records.append(record) }
-                return records
-            }
-            let consoleEvents = page.events(methods: ["Runtime.consoleAPICalled", "Runtime.exceptionThrown"])
-            let consoleCollector = Task {
-                var lines: [String] = []
-                for await event in consoleEvents {
-                    if let line = Self.consoleLine(event) { lines.append(line) }
-                }
-                return lines
-            }
-            defer {
-                collector.cancel()
-                consoleCollector.cancel()
-            }
-            let started = ContinuousClock.now
-            do {
-                try await page.navigate(to: url, timeout: timeout)
-                let duration = ContinuousClock.now - started
-                var value: JavaScriptValue?
-                var evaluationError: ChromiumError?
-                if let expression {
-                    do {
-                        value = try await page.evaluate(expression)
-                    } catch let error as ChromiumError where error.code == .evaluationFailed {
-                        evaluationError = error
-                    }
-                }
-                let image = snapshot ? try await page.screenshot() : nil
-                var document: Data?
-                if let pdf { document = try await page.printToPDF(pdf) }
-                try? await Task.sleep(for: .milliseconds(1))
-                collector.cancel()
-                consoleCollector.cancel()
-                let requests = await collector.value
-                let console = await consoleCollector.value
-                try? await pool.recycle(page)
-                return Result(
-                    value: value, evaluationError: evaluationError, snapshot: image, pdf: document, requests: requests,
-                    console: console, duration: duration)
-            } catch let error as ChromiumError {
-                // A failed load says which of its requests failed, and why (a body over the limit).
-                collector.cancel()
-                let failures = await collector.value.compactMap { record -> String? in
-                    guard case .failed(let failure) = record.outcome else { return nil }
-                    return "\(record.url) failed: \(failure.message)"
-                }
-                try? await pool.recycle(page)
-                guard !failures.isEmpty else { throw error }
-                throw ChromiumError(
-                    error.code, "\(error.message); \(failures.joined(separator: "; "))",
-                    protocolCode: error.protocolCode)
-            } catch {
-                try? await pool.recycle(page)
-                throw error
-            }
+            let output = try await renderPage(
+                url, evaluate: expression, snapshot: snapshot, pdf: pdf, timeout: timeout)
+            return Result(
+                value: output.value, evaluationError: output.evaluationError, snapshot: output.snapshot,
+                pdf: output.pdf, requests: output.requests, console: output.console, duration: output.duration)
         }
 
         /// One console line from a `Runtime.consoleAPICalled` or `Runtime.exceptionThrown` event:
@@ -206,6 +151,37 @@
         }
     }
 
-    /// The holder a render acquires a page for (the pool keeps a weak reference to it).
-    private final class RenderHolder: Sendable {}
+    /// The render both engines run (``BrowserPageRenderer``).
+    extension ChromiumRenderer: BrowserPageRenderer {
+        /// A new subscription to the adapter's records.
+        package func requestRecords() -> AsyncStream<ChromiumRequestRecord> { adapter.records() }
+
+        /// The page's `Runtime.consoleAPICalled` and `Runtime.exceptionThrown` events.
+        package func consoleEvents(of page: ChromiumPage) -> AsyncStream<CDPEvent> {
+            page.events(methods: ["Runtime.consoleAPICalled", "Runtime.exceptionThrown"])
+        }
+
+        /// ``consoleLine(_:)``: every event on the page's session is the page's.
+        package static func consoleLine(_ event: CDPEvent, on page: ChromiumPage) -> String? { consoleLine(event) }
+    }
+
+    extension ChromiumPage: RenderablePage {
+        /// ``ChromiumPDFOptions``.
+        package typealias PDFOptions = ChromiumPDFOptions
+        /// ``ChromiumError``.
+        package typealias Failure = ChromiumError
+    }
+
+    extension ChromiumError: BrowserRenderFailure {
+        /// ``Code/evaluationFailed``.
+        package var isEvaluationFailure: Bool { code == .evaluationFailed }
+    }
+
+    extension ChromiumRequestRecord: RenderedRequestRecord {
+        /// The error's message when the request ended ``Outcome/failed(_:)``.
+        package var failureMessage: String? {
+            guard case .failed(let error) = outcome else { return nil }
+            return error.message
+        }
+    }
 #endif

@@ -1,16 +1,30 @@
 #if Firefox
-    import Foundation
+    package import Foundation
     import HTTPTypes
-    import SchemeKit
+    package import SchemeKit
     import SchemeKitBrowserSupport
 
-    extension FirefoxSchemeAdapter {
+    extension FirefoxSchemeAdapter: BrowserRequestAdapter {
+        /// Whether a request every handler passed on comes back to the adapter (not the registry's 404).
+        package var receivesPassedRequests: Bool { configuration.whenPassed != .notFound }
+
+        /// ``FirefoxAdapterConfiguration/requestTimeout``.
+        package var requestTimeout: Duration? { configuration.requestTimeout }
+
+        /// The handler chain failed: `network.failRequest`.
+        package func failRequest(_ requestId: String, handlerError error: any Error) {
+            failRequest(requestId, error: FirefoxError(.protocolError, "handler failed: \(error)"))
+        }
+
+        /// The body is over ``maximumBodySize``: `network.failRequest`, the error names the setting.
+        package func failRequest(_ requestId: String, bodyTooLarge size: Int) {
+            failRequest(requestId, error: FirefoxError(.bodyTooLarge, bodyTooLargeMessage(size)))
+        }
+
         /// A request the intercept holds: starts its registry task (after fetching its body, if any).
         func intercepted(_ event: BiDiRequestEvent, timestamp: Double?) {
             let requestId = event.request
-            guard let origin = configuration.origins.first(where: { $0.registryURL(for: event.url) != nil }),
-                let registryURL = origin.registryURL(for: event.url)
-            else {
+            guard let registryURL = configuration.origins.registryURL(for: event.url) else {
                 // Not ours (a pattern Firefox matched more widely): let it go.
                 send("network.continueRequest", ["request": .string(requestId)])
                 return
@@ -85,26 +99,12 @@
                 failRequest(requestId, error: FirefoxError(.malformedMessage, "\(error)"))
                 return
             }
-            let sink = ProvideResponseSink(adapter: self, requestId: requestId, limit: maximumBodySize)
-            let task = registry.task(for: request, sink: sink)
-            var timer: Task<Void, Never>?
-            if let timeout = configuration.requestTimeout {
-                timer = Task { [weak self] in
-                    guard (try? await Task.sleep(for: timeout)) != nil else { return }
-                    self?.stopRequest(requestId, reason: "timeout", tellFirefox: true)
-                }
-            }
-            let registered = state.withLock { state in
-                guard state.inflight[requestId] != nil else { return false }
-                state.inflight[requestId]?.task = task
-                state.inflight[requestId]?.timer = timer
-                return true
-            }
-            guard registered else {
-                timer?.cancel()
-                return
-            }
-            task.start()
+            startTask(request, requestId: requestId, bodyLimit: maximumBodySize)
+        }
+
+        /// ``FirefoxAdapterConfiguration/requestTimeout`` passed: stopped, `network.failRequest`.
+        package func requestTimedOut(_ requestId: String) {
+            stopRequest(requestId, reason: "timeout", tellFirefox: true)
         }
 
         private func makeRequest(_ event: BiDiRequestEvent, registryURL: String, body: SchemeRequestBody) throws
@@ -133,11 +133,7 @@
         private func publish(_ record: FirefoxRequestRecord, _ count: (inout FirefoxAdapterStatistics) -> Void) {
             var record = record
             record.duration = ContinuousClock.now - record.interceptedAt
-            let subscribers = state.withLock { state in
-                count(&state.statistics)
-                return Array(state.recordSubscribers.values)
-            }
-            for subscriber in subscribers { subscriber.yield(record) }
+            _ = broadcast(record) { count(&$0.statistics) }  // unbounded subscriptions: nothing drops
         }
 
         /// Stops a request's task; nothing more is sent for it except, when asked, a `network.failRequest`.
@@ -160,7 +156,7 @@
         }
 
         /// The handler chain passed (every handler declined): the configured policy.
-        func passed(_ requestId: String) {
+        package func passed(_ requestId: String) {
             guard var entry = take(requestId) else { return }
             entry.timer?.cancel()
             switch configuration.whenPassed {
@@ -190,7 +186,7 @@
         }
 
         /// The task finished: answer with what was collected.
-        func complete(_ requestId: String, response: SchemeResponse, body: Data) {
+        package func complete(_ requestId: String, response: SchemeResponse, body: Data) {
             // Off the task's lock: reading the task's responder takes it.
             Task { [self] in
                 let handler = state.withLock { $0.inflight[requestId]?.task }?.respondingHandler

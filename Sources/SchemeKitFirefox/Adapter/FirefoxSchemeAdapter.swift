@@ -1,6 +1,7 @@
 #if Firefox
     public import SchemeKit
     import Foundation
+    import SchemeKitBrowserSupport
 
     /// Serves virtual https origins to Firefox from a `SchemeRegistry`, through WebDriver
     /// BiDi's network interception: the Firefox engine adapter.
@@ -50,25 +51,25 @@
         public let configuration: FirefoxAdapterConfiguration
         var connection: FirefoxConnection { browser.connection }
 
-        let state = Locked(State())
+        package let state = Locked(State())
 
-        struct Inflight {
-            var task: SchemeTask?
+        package struct Inflight: InflightRequest {
+            package var task: SchemeTask?
             var context: String?
             var navigation: String?
             /// Firefox's time of the request (milliseconds since the epoch), to tell a new document's
             /// requests from the old one's when a navigation commits.
             var timestamp: Double?
-            var timer: Task<Void, Never>?
+            package var timer: Task<Void, Never>?
             var record: FirefoxRequestRecord
         }
 
-        struct State {
-            var inflight: [String: Inflight] = [:]
+        package struct State: BrowserAdapterState {
+            package var inflight: [String: Inflight] = [:]
             var statistics = FirefoxAdapterStatistics()
             var loop: Task<Void, Never>?
-            var recordSubscribers: [Int: AsyncStream<FirefoxRequestRecord>.Continuation] = [:]
-            var nextSubscriber = 0
+            package var recordSubscribers: [Int: AsyncStream<FirefoxRequestRecord>.Continuation] = [:]
+            package var nextSubscriber = 0
             var intercept: String?
             var collector: String?
             var collectorError: String?
@@ -164,16 +165,7 @@
 
         /// A record for each request from now on, as it ends.
         public func records() -> AsyncStream<FirefoxRequestRecord> {
-            let (stream, continuation) = AsyncStream<FirefoxRequestRecord>.makeStream()
-            let key = state.withLock { state in
-                defer { state.nextSubscriber += 1 }
-                state.recordSubscribers[state.nextSubscriber] = continuation
-                return state.nextSubscriber
-            }
-            continuation.onTermination = { [weak self] _ in
-                _ = self?.state.withLock { $0.recordSubscribers.removeValue(forKey: key) }
-            }
-            return stream
+            subscribeToRecords(bufferingPolicy: .unbounded)
         }
 
         static let eventNames: Set<String> = [

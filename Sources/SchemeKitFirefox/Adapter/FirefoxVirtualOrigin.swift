@@ -33,11 +33,12 @@
         }
 
         /// `https://<host>/`.
-        public var url: String { "https://\(host)/" }
+        public var url: String { originURL }
 
         /// The registry URL for a URL of this origin, or `nil` when the URL is not on it.
-        public func registryURL(for url: String) -> String? {
-            VirtualOriginMapping.registryURL(for: url, host: host, scheme: scheme, registryHost: registryHost)
-        }
+        public func registryURL(for url: String) -> String? { mappedRegistryURL(for: url) }
     }
+
+    /// The shared mapping (``BrowserVirtualOrigin``): package, so the public API does not show it.
+    extension FirefoxVirtualOrigin: BrowserVirtualOrigin {}
 #endif

@@ -15,22 +15,9 @@
     package final class FirefoxConnection: Sendable {
         /// The largest message either side may send, in bytes.
         package let maximumMessageSize: Int
-        private let state = Locked(State())
+        /// The commands and subscribers; a subscriber's filter is the event methods it wants (`nil`: all).
+        private let core = ProtocolConnectionCore<BiDiValue, BiDiEvent, Set<String>?, FirefoxError>()
         private let socket: Locked<WebSocketClient?> = Locked(nil)
-
-        private struct Subscriber {
-            var methods: Set<String>?
-            var continuation: AsyncStream<BiDiEvent>.Continuation
-        }
-
-        private struct State {
-            var nextID = 1
-            var pending: [Int: CheckedContinuation<BiDiValue, any Error>] = [:]
-            var subscribers: [Int: Subscriber] = [:]
-            var nextSubscriber = 0
-            var closedError: FirefoxError?
-            var closeWaiters: [CheckedContinuation<Void, Never>] = []
-        }
 
         private init(maximumMessageSize: Int) {
             self.maximumMessageSize = maximumMessageSize
@@ -60,10 +47,10 @@
         }
 
         /// Whether the connection is closed.
-        package var isClosed: Bool { state.withLock { $0.closedError != nil } }
+        package var isClosed: Bool { core.closedError != nil }
 
         /// Why the connection closed, once it has.
-        package var closedError: FirefoxError? { state.withLock { $0.closedError } }
+        package var closedError: FirefoxError? { core.closedError }
 
         /// Sends a command and returns its `result` object.
         ///
@@ -73,38 +60,20 @@
         @discardableResult
         package func send(_ method: String, _ params: BiDiValue = [:]) async throws -> BiDiValue {
             guard let socket = socket.withLock({ $0 }) else { throw FirefoxError(.disconnected, "not connected") }
-            let id = state.withLock { state in
-                defer { state.nextID += 1 }
-                return state.nextID
-            }
+            let id = core.nextCommandID()
             var writer = BiDiJSONWriter(capacity: 128)
             writer.write(["id": .int(id), "method": .string(method), "params": params])
             let message = writer.buffer
             // A cancelled caller stops waiting (the answer, if any, is dropped); Firefox still runs the command.
-            return try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { continuation in
-                    let refused: (any Error)? = state.withLock { state in
-                        if let error = state.closedError { return error }
-                        if Task.isCancelled { return CancellationError() }
-                        state.pending[id] = continuation
-                        return nil
-                    }
-                    if let refused {
-                        continuation.resume(throwing: refused)
-                        return
-                    }
-                    do throws(WebSocketError) {
-                        try socket.send(message)
-                    } catch {
-                        let failure =
-                            error.code == .messageTooLarge
+            return try await core.answer(to: id) { failed in
+                do throws(WebSocketError) {
+                    try socket.send(message)
+                } catch {
+                    failed(
+                        error.code == .messageTooLarge
                             ? FirefoxError(.messageTooLarge, "\(method): \(error.message)")
-                            : FirefoxError(.disconnected, error.message)
-                        state.withLock { $0.pending.removeValue(forKey: id) }?.resume(throwing: failure)
-                    }
+                            : FirefoxError(.disconnected, error.message))
                 }
-            } onCancel: {
-                state.withLock { $0.pending.removeValue(forKey: id) }?.resume(throwing: CancellationError())
             }
         }
 
@@ -114,34 +83,12 @@
         /// - Returns: A sequence that ends when the connection closes or the caller stops iterating.
         ///   Events are buffered without limit until read: read them promptly.
         package func events(methods: Set<String>? = nil) -> AsyncStream<BiDiEvent> {
-            let (stream, continuation) = AsyncStream<BiDiEvent>.makeStream()
-            let key: Int? = state.withLock { state in
-                guard state.closedError == nil else { return nil }
-                let key = state.nextSubscriber
-                state.nextSubscriber += 1
-                state.subscribers[key] = Subscriber(methods: methods, continuation: continuation)
-                return key
-            }
-            guard let key else {
-                continuation.finish()
-                return stream
-            }
-            continuation.onTermination = { [weak self] _ in
-                _ = self?.state.withLock { $0.subscribers.removeValue(forKey: key) }
-            }
-            return stream
+            core.events(methods)
         }
 
         /// Returns when the connection has closed.
         package func waitUntilClosed() async {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let closed = state.withLock { state in
-                    if state.closedError != nil { return true }
-                    state.closeWaiters.append(continuation)
-                    return false
-                }
-                if closed { continuation.resume() }
-            }
+            await core.waitUntilClosed()
         }
 
         /// Closes the connection: pending commands throw ``FirefoxError/Code/disconnected``.
@@ -168,33 +115,19 @@
                         "Firefox sent a message that is not WebDriver BiDi (\(error)); the connection was closed. It began: \(preview)"
                     ))
             case .success(.success(let id, let result)):
-                state.withLock { $0.pending.removeValue(forKey: id) }?.resume(returning: result)
+                core.resolve(id, with: .success(result))
             case .success(.error(let id, let code, let message)):
                 guard let id else { return }  // about no command of ours: nothing waits for it
-                state.withLock { $0.pending.removeValue(forKey: id) }?.resume(
-                    throwing: FirefoxError(.protocolError, message.isEmpty ? code : message, protocolError: code))
+                core.resolve(
+                    id,
+                    with: .failure(FirefoxError(.protocolError, message.isEmpty ? code : message, protocolError: code)))
             case .success(.event(let event)):
-                let targets = state.withLock { state in
-                    state.subscribers.values.filter { $0.methods?.contains(event.method) ?? true }.map(\.continuation)
-                }
-                for continuation in targets { continuation.yield(event) }
+                core.publish(event) { methods in methods?.contains(event.method) ?? true }
             }
         }
 
         private func terminate(_ error: FirefoxError) {
-            let (pending, subscribers, waiters) = state.withLock { state in
-                if state.closedError == nil { state.closedError = error }
-                defer {
-                    state.pending = [:]
-                    state.subscribers = [:]
-                    state.closeWaiters = []
-                }
-                return (state.pending, state.subscribers, state.closeWaiters)
-            }
-            let reason = state.withLock { $0.closedError } ?? error
-            for continuation in pending.values { continuation.resume(throwing: reason) }
-            for subscriber in subscribers.values { subscriber.continuation.finish() }
-            for waiter in waiters { waiter.resume() }
+            core.terminate(error)
         }
     }
 #endif

@@ -1,4 +1,6 @@
 #if Firefox
+    import SchemeKitBrowserSupport
+
     /// Reads one JSON text (RFC 8259, UTF-8) into a ``BiDiValue``: the first step of reading every
     /// message Firefox sends.
     ///

@@ -1,6 +1,7 @@
 #if Firefox
     package import Foundation
     package import NIOCore
+    import SchemeKitBrowserSupport
 
     /// Writes ``BiDiValue``s as compact UTF-8 JSON into a `ByteBuffer`, the message the WebSocket sends.
     ///

@@ -1,4 +1,6 @@
 #if Firefox
+    import SchemeKitBrowserSupport
+
     /// One message from the browser, as WebDriver BiDi's local end sees it
     /// (<https://w3c.github.io/webdriver-bidi/#protocol-definition>): the answer to a command, an
     /// error, or an event.

@@ -1,4 +1,6 @@
 #if Firefox
+    import SchemeKitBrowserSupport
+
     /// Turns a `script.RemoteValue` (what `script.evaluate` returns) into plain JSON, close to what
     /// `JSON.stringify` makes of the same value.
     ///

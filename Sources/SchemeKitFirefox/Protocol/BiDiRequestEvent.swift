@@ -1,5 +1,6 @@
 #if Firefox
     package import Foundation
+    import SchemeKitBrowserSupport
 
     /// What SchemeKit reads of a `network.beforeRequestSent` event
     /// (<https://w3c.github.io/webdriver-bidi/#event-network-beforeRequestSent>).

@@ -1,6 +1,7 @@
 #if Firefox
     public import Foundation
     public import SchemeKit
+    import SchemeKitBrowserSupport
 
     /// Renders pages of a registry in headless Firefox: what a command-line tool needs (load a URL,
     /// await an expression, take a PNG snapshot or a PDF, report every request and the console).
@@ -110,67 +111,11 @@
             _ url: String, evaluate expression: String? = nil, snapshot: Bool = false, pdf: FirefoxPDFOptions? = nil,
             timeout: Duration = .seconds(30)
         ) async throws -> Result {
-            let holder = RenderHolder()
-            let page = try await pool.acquire(for: holder)
-            let stream = adapter.records()
-            let collector = Task {
-                var records: [FirefoxRequestRecord] = []
-                for await record in stream { records.append(record) }
-                return records
-            }
-            let logEvents = browser.connection.events(methods: ["log.entryAdded"])
-            let context = page.context
-            let consoleCollector = Task {
-                var lines: [String] = []
-                for await event in logEvents where event.params["source"]?["context"]?.stringValue == context {
-                    if let line = Self.consoleLine(event.params) { lines.append(line) }
-                }
-                return lines
-            }
-            defer {
-                collector.cancel()
-                consoleCollector.cancel()
-            }
-            let started = ContinuousClock.now
-            do {
-                try await page.navigate(to: url, timeout: timeout)
-                let duration = ContinuousClock.now - started
-                var value: JavaScriptValue?
-                var evaluationError: FirefoxError?
-                if let expression {
-                    do {
-                        value = try await page.evaluate(expression)
-                    } catch let error as FirefoxError where error.code == .evaluationFailed {
-                        evaluationError = error
-                    }
-                }
-                let image = snapshot ? try await page.screenshot() : nil
-                let document = try await pdf.asyncMap { try await page.printToPDF($0) }
-                try? await Task.sleep(for: .milliseconds(1))
-                collector.cancel()
-                consoleCollector.cancel()
-                let requests = await collector.value
-                let console = await consoleCollector.value
-                try? await pool.recycle(page)
-                return Result(
-                    value: value, evaluationError: evaluationError, snapshot: image, pdf: document,
-                    requests: requests, console: console, duration: duration)
-            } catch let error as FirefoxError {
-                // A failed load says which of its requests failed, and why (a body over the limit).
-                collector.cancel()
-                let failures = await collector.value.compactMap { record -> String? in
-                    guard case .failed(let failure) = record.outcome else { return nil }
-                    return "\(record.url) failed: \(failure.message)"
-                }
-                try? await pool.recycle(page)
-                guard !failures.isEmpty else { throw error }
-                throw FirefoxError(
-                    error.code, "\(error.message); \(failures.joined(separator: "; "))",
-                    protocolError: error.protocolError)
-            } catch {
-                try? await pool.recycle(page)
-                throw error
-            }
+            let output = try await renderPage(
+                url, evaluate: expression, snapshot: snapshot, pdf: pdf, timeout: timeout)
+            return Result(
+                value: output.value, evaluationError: output.evaluationError, snapshot: output.snapshot,
+                pdf: output.pdf, requests: output.requests, console: output.console, duration: output.duration)
         }
 
         /// One console line from a `log.entryAdded` event: the console method (`log`, `warn`, …) or
@@ -190,13 +135,40 @@
         }
     }
 
-    /// The holder a render acquires a page for (the pool keeps a weak reference to it).
-    private final class RenderHolder: Sendable {}
+    /// The render both engines run (``BrowserPageRenderer``).
+    extension FirefoxRenderer: BrowserPageRenderer {
+        /// A new subscription to the adapter's records.
+        package func requestRecords() -> AsyncStream<FirefoxRequestRecord> { adapter.records() }
 
-    extension Optional where Wrapped: Sendable {
-        fileprivate func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async throws -> T? {
-            guard let value = self else { return nil }
-            return try await transform(value)
+        /// The browser's `log.entryAdded` events (the session subscribed to them in `start`).
+        package func consoleEvents(of page: FirefoxPage) -> AsyncStream<BiDiEvent> {
+            browser.connection.events(methods: ["log.entryAdded"])
+        }
+
+        /// ``consoleLine(_:)`` for an entry of `page`'s browsing context; `nil` for another's.
+        package static func consoleLine(_ event: BiDiEvent, on page: FirefoxPage) -> String? {
+            guard event.params["source"]?["context"]?.stringValue == page.context else { return nil }
+            return consoleLine(event.params)
+        }
+    }
+
+    extension FirefoxPage: RenderablePage {
+        /// ``FirefoxPDFOptions``.
+        package typealias PDFOptions = FirefoxPDFOptions
+        /// ``FirefoxError``.
+        package typealias Failure = FirefoxError
+    }
+
+    extension FirefoxError: BrowserRenderFailure {
+        /// ``Code/evaluationFailed``.
+        package var isEvaluationFailure: Bool { code == .evaluationFailed }
+    }
+
+    extension FirefoxRequestRecord: RenderedRequestRecord {
+        /// The error's message when the request ended ``Outcome/failed(_:)``.
+        package var failureMessage: String? {
+            guard case .failed(let error) = outcome else { return nil }
+            return error.message
         }
     }
 #endif

@@ -1,0 +1,159 @@
+#if Chromium || Firefox
+    package import Foundation
+    package import SchemeKit
+
+    /// A page a browser renderer drives: what `ChromiumPage` and `FirefoxPage` share.
+    ///
+    /// Contract: `navigate(to:timeout:)` returns after the `load` event or throws `Failure`;
+    /// `evaluate(_:)` awaits a promise and throws a `Failure` whose
+    /// ``BrowserRenderFailure/isEvaluationFailure`` is `true` when the expression itself threw.
+    package protocol RenderablePage: PoolableSession {
+        /// The engine's PDF options.
+        associatedtype PDFOptions: Sendable
+        /// The engine's error.
+        associatedtype Failure: BrowserRenderFailure
+        /// Loads `url` and waits for its `load` event, at most `timeout`.
+        func navigate(to url: String, timeout: Duration) async throws
+        /// Evaluates `expression` in the page, awaiting a promise.
+        func evaluate(_ expression: String) async throws -> JavaScriptValue
+        /// A PNG of the viewport.
+        func screenshot() async throws -> Data
+        /// The page printed to PDF.
+        func printToPDF(_ options: PDFOptions) async throws -> Data
+    }
+
+    /// An engine's error as a render reports it.
+    ///
+    /// Contract: `message` is the human-readable detail, and setting it keeps every other field.
+    package protocol BrowserRenderFailure: Error, Sendable {
+        /// Whether the evaluated expression threw (the page loaded all the same).
+        var isEvaluationFailure: Bool { get }
+        /// A human-readable detail.
+        var message: String { get set }
+    }
+
+    /// An engine's record of one request its adapter handled, as a render reports it.
+    package protocol RenderedRequestRecord: Sendable {
+        /// The URL the browser asked for.
+        var url: String { get }
+        /// Why the request failed, or `nil` when it did not.
+        var failureMessage: String? { get }
+    }
+
+    /// What one render produced: the engine's public `Result` is made from it field by field.
+    package struct BrowserRenderOutput<Record: Sendable, Failure: Sendable>: Sendable {
+        /// The awaited value of the expression, or `nil` when none was given or it threw.
+        package var value: JavaScriptValue?
+        /// Why the expression threw, or `nil`.
+        package var evaluationError: Failure?
+        /// The PNG snapshot, when asked for.
+        package var snapshot: Data?
+        /// The PDF, when asked for.
+        package var pdf: Data?
+        /// Every request the adapter handled for this render, in the order they ended.
+        package var requests: [Record]
+        /// What the page logged, one line per console call or uncaught exception, in order.
+        package var console: [String]
+        /// From navigation start to the `load` event.
+        package var duration: Duration
+    }
+
+    /// A browser renderer (`ChromiumRenderer`, `FirefoxRenderer`): a pool of pages, the adapter's
+    /// request records and the page's console. ``renderPage(_:evaluate:snapshot:pdf:timeout:)`` is
+    /// the one render both engines run.
+    ///
+    /// Contract: `requestRecords()` yields every request the adapter ends from the moment it is
+    /// called; `consoleEvents(of:)` yields the events `consoleLine(_:on:)` turns into lines (`nil`
+    /// for an event that is not the page's console).
+    package protocol BrowserPageRenderer: Sendable {
+        /// The engine's page.
+        associatedtype Page: RenderablePage
+        /// The engine's request record.
+        associatedtype Record: RenderedRequestRecord
+        /// The engine's console event.
+        associatedtype ConsoleEvent: Sendable
+        /// The page pool.
+        var pool: SessionPool<Page> { get }
+        /// A new subscription to the adapter's request records.
+        func requestRecords() -> AsyncStream<Record>
+        /// The console events that may concern `page`.
+        func consoleEvents(of page: Page) -> AsyncStream<ConsoleEvent>
+        /// One console line from `event` when it is `page`'s, or `nil`.
+        static func consoleLine(_ event: ConsoleEvent, on page: Page) -> String?
+    }
+
+    extension BrowserPageRenderer {
+        /// Loads `url` in a pooled page, waits for `load`, then awaits `expression`, takes a snapshot
+        /// and prints a PDF, as asked; the page goes back to the pool.
+        ///
+        /// Throws the engine's error (navigation failure, timeout), its message extended with every
+        /// request of the load that failed and why; an expression that throws is reported in
+        /// ``BrowserRenderOutput/evaluationError``, not thrown.
+        package func renderPage(
+            _ url: String, evaluate expression: String?, snapshot: Bool, pdf: Page.PDFOptions?, timeout: Duration
+        ) async throws -> BrowserRenderOutput<Record, Page.Failure> {
+            let holder = RenderHolder()
+            let page = try await pool.acquire(for: holder)
+            let stream = requestRecords()
+            let collector = Task {
+                var records: [Record] = []
+                for await record in stream { records.append(record) }
+                return records
+            }
+            let consoleEvents = consoleEvents(of: page)
+            let consoleCollector = Task {
+                var lines: [String] = []
+                for await event in consoleEvents {
+                    if let line = Self.consoleLine(event, on: page) { lines.append(line) }
+                }
+                return lines
+            }
+            defer {
+                collector.cancel()
+                consoleCollector.cancel()
+            }
+            let started = ContinuousClock.now
+            do {
+                try await page.navigate(to: url, timeout: timeout)
+                let duration = ContinuousClock.now - started
+                var value: JavaScriptValue?
+                var evaluationError: Page.Failure?
+                if let expression {
+                    do {
+                        value = try await page.evaluate(expression)
+                    } catch let error as Page.Failure where error.isEvaluationFailure {
+                        evaluationError = error
+                    }
+                }
+                let image = snapshot ? try await page.screenshot() : nil
+                var document: Data?
+                if let pdf { document = try await page.printToPDF(pdf) }
+                try? await Task.sleep(for: .milliseconds(1))
+                collector.cancel()
+                consoleCollector.cancel()
+                let requests = await collector.value
+                let console = await consoleCollector.value
+                try? await pool.recycle(page)
+                return BrowserRenderOutput(
+                    value: value, evaluationError: evaluationError, snapshot: image, pdf: document, requests: requests,
+                    console: console, duration: duration)
+            } catch var error as Page.Failure {
+                // A failed load says which of its requests failed, and why (a body over the limit).
+                collector.cancel()
+                let failures = await collector.value.compactMap { record in
+                    record.failureMessage.map { "\(record.url) failed: \($0)" }
+                }
+                try? await pool.recycle(page)
+                guard !failures.isEmpty else { throw error }
+                error.message = "\(error.message); \(failures.joined(separator: "; "))"
+                throw error
+            } catch {
+                try? await pool.recycle(page)
+                throw error
+            }
+        }
+    }
+
+    /// The holder a render acquires a page for (the pool keeps a weak reference to it).
+    private final class RenderHolder: Sendable {}
+#endif
