@@ -1,6 +1,7 @@
 import Foundation
 import FuzzSupport
 
+@testable import SchemeKitBrowserSupport
 @testable import SchemeKitFirefox
 
 /// The WebDriver BiDi message parser: what Firefox sends over the WebSocket, read as the adapter

@@ -1,6 +1,7 @@
 import Foundation
 import FuzzSupport
 
+@testable import SchemeKitBrowserSupport
 @testable import SchemeKitChromium
 
 /// The DevTools-protocol decoders: what Chromium sends down the pipe, framed and parsed.
