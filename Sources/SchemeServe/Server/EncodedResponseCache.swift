@@ -1,5 +1,6 @@
 // Built with the package trait `Server` (on by default); without it the module is empty.
 #if Server
+    import HTTPTypes
     import NIOCore
     import NIOHTTP1
     import SchemeKit
@@ -13,6 +14,9 @@
     /// from the request (version, keep-alive, the `Origin` CORS echoes). So a browser loading the
     /// same script on any connection of the loop gets it with no header conversion and no copy;
     /// a file that changes gets a new id, and its old entries age out.
+    ///
+    /// It also keeps whole responses under the exact bytes of the request heads that asked for them
+    /// (``Answer``), for ``RepeatedRequestHandler`` to answer a repeat before any HTTP decoding.
     ///
     /// `@unchecked Sendable`: each instance is confined to its event loop (``Registry`` hands a
     /// connection the one of its loop); it is only created elsewhere.
@@ -39,25 +43,33 @@
         /// The most entries kept per event loop.
         static let countLimit = 4096
 
-        /// An answer kept under the request that asked for it: the request as it came (method,
-        /// target, version and every header field, in order, byte for byte), the file check the
-        /// answer depends on, and the response as it went out.
+        /// A response kept under the request that asked for it, both as they went over the wire:
+        /// the request's head byte for byte (request line and every header field, in order), and
+        /// the response as NIO's encoder wrote it (head and body in one buffer). Kept only for an
+        /// answer that depends on nothing but that request and one file (``validator``).
         struct Answer {
-            var method: HTTPMethod
-            var target: String
-            var version: HTTPVersion
-            var fields: HTTPHeaders
-            var validator: FileIdentityCheck
-            var entry: Entry
-            var handler: String
-
-            /// Whether `head` is the request this answer was made for, byte for byte.
-            func matches(_ head: HTTPRequestHead) -> Bool {
-                guard head.method == method, head.version == version, head.uri == target,
-                    head.headers.count == fields.count
-                else { return false }
-                return zip(head.headers, fields).allSatisfy { $0.name == $1.name && $0.value == $1.value }
+            /// What the access log says of a repeat.
+            struct Log {
+                var method: HTTPRequest.Method
+                var target: String
+                var status: Int
+                var bytes: Int
+                var handler: String
             }
+
+            /// The request head, from its first byte to the blank line that ends it.
+            var request: ByteBuffer
+            /// The response, ready for the socket.
+            var response: ByteBuffer
+            /// Where the `Date` value (29 bytes, an IMF-fixdate) sits in ``response``.
+            var dateIndex: Int
+            /// The `Date` value now in ``response``.
+            var date: String
+            /// The file the answer was made from, as it was.
+            var validator: FileIdentityCheck
+            /// Whether the response closes the connection (`Connection: close`).
+            var closes: Bool
+            var log: Log
         }
 
         private var entries: [Key: Entry] = [:]
@@ -74,52 +86,47 @@
             return entry
         }
 
-        /// The answer kept for exactly this request, when the file it was made from is unchanged
-        /// (one `lstat`), its `Date` made current; with the name of the handler that made it.
+        /// The answer kept for exactly this request head (`request`'s readable bytes), when the file
+        /// it was made from is unchanged (one `lstat`), its `Date` made current.
         ///
         /// Only answers that depend on nothing but the request and one file are kept (see
-        /// ``SchemeKit/FileIdentityCheck``), and every request field is part of the key, so a hit is
-        /// the answer the whole path (Host check, guard, `--header` rules, handler chain, plan)
-        /// would give again.
-        func answer(for head: HTTPRequestHead) -> (entry: Entry, handler: String)? {
-            let hash = Self.hash(head)
-            guard var answer = answers[hash], answer.matches(head) else { return nil }
+        /// ``SchemeKit/FileIdentityCheck``), and the key is the request's every byte, so a hit is
+        /// the answer the whole path (HTTP parsing, Host check, guard, `--header` rules, handler
+        /// chain, plan, encoding) would give again.
+        func answer(forRequest request: ByteBuffer) -> Answer? {
+            let hash = Self.hash(request)
+            guard var answer = answers[hash], answer.request == request else { return nil }
             guard answer.validator.isCurrent() else {
                 answers.removeValue(forKey: hash)
-                answerBytes -= answer.entry.body?.readableBytes ?? 0
+                answerBytes -= answer.size
                 return nil
             }
-            if refreshDate(&answer.entry) { answers[hash] = answer }
-            return (answer.entry, answer.handler)
+            let date = dates.now()
+            if date != answer.date, date.utf8.count == answer.date.utf8.count {
+                answer.response.setString(date, at: answer.response.readerIndex + answer.dateIndex)
+                answer.date = date
+                answers[hash] = answer
+            }
+            return answer
         }
 
-        /// Keeps `entry` as the answer to `head`, valid while `validator` holds; starts over when
-        /// full.
-        func store(_ entry: Entry, answering head: HTTPRequestHead, validator: FileIdentityCheck, handler: String) {
-            let size = entry.body?.readableBytes ?? 0
+        /// Keeps `answer` under its request; starts over when full.
+        func store(_ answer: Answer) {
+            let size = answer.size
             guard size <= Self.byteLimit / 8 else { return }
             if answerBytes + size > Self.byteLimit || answers.count >= Self.countLimit {
                 answers.removeAll(keepingCapacity: true)
                 answerBytes = 0
             }
-            let answer = Answer(
-                method: head.method, target: head.uri, version: head.version, fields: head.headers,
-                validator: validator, entry: entry, handler: handler)
-            if let old = answers.updateValue(answer, forKey: Self.hash(head)) {
-                answerBytes -= old.entry.body?.readableBytes ?? 0
+            if let old = answers.updateValue(answer, forKey: Self.hash(answer.request)) {
+                answerBytes -= old.size
             }
             answerBytes += size
         }
 
-        /// The request's target, version and fields, hashed (the method is compared on a hit).
-        private static func hash(_ head: HTTPRequestHead) -> Int {
+        private static func hash(_ request: ByteBuffer) -> Int {
             var hasher = Hasher()
-            hasher.combine(head.uri)
-            hasher.combine(head.version.minor)
-            for field in head.headers {
-                hasher.combine(field.name)
-                hasher.combine(field.value)
-            }
+            request.withUnsafeReadableBytes { hasher.combine(bytes: $0) }
             return hasher.finalize()
         }
 
@@ -159,5 +166,10 @@
                 }
             }
         }
+    }
+
+    extension EncodedResponseCache.Answer {
+        /// The bytes it holds.
+        var size: Int { request.readableBytes + response.readableBytes }
     }
 #endif

@@ -74,10 +74,16 @@
         private var streaming: Streaming?
         /// This connection's event loop's encoded answers (and its `Date` value).
         private let encoded: EncodedResponseCache
+        /// The connection's handler in front of the decoder, which keeps repeatable answers.
+        private let repeats: RepeatedRequestHandler?
 
-        init(shared: Shared, eventLoop: any EventLoop) {
+        /// - Parameters:
+        ///   - encoded: The event loop's cache (`shared.responseCaches.cache(for:)`).
+        ///   - repeats: The connection's ``RepeatedRequestHandler``, if it has one.
+        init(shared: Shared, encoded: EncodedResponseCache, repeats: RepeatedRequestHandler?) {
             self.shared = shared
-            self.encoded = shared.responseCaches.cache(for: eventLoop)
+            self.encoded = encoded
+            self.repeats = repeats
         }
 
         func handlerAdded(context: ChannelHandlerContext) {
@@ -125,11 +131,6 @@
         private func respond(to head: HTTPRequestHead, context: ChannelHandlerContext) {
             let started = shared.accessLog == nil ? nil : ContinuousClock.now
             let keepAlive = head.isKeepAlive
-            // The same request as before, for a file that has not changed: its answer as it went out.
-            if let (entry, handler) = encoded.answer(for: head) {
-                return writeWhole(
-                    entry.head, entry.body, request: head, keepAlive: keepAlive, started: started, handler: handler)
-            }
             let planner = shared.planner
             let rules = planner.rules(forTarget: head.uri)
             if let rejection = shared.requestGuard.checkHost(values: head.headers["Host"], target: head.uri) {
@@ -201,11 +202,9 @@
                     origin: shared.planner.corsOrigins.isEmpty ? nil : request.headerFields[.origin])
             }
             if let key, let entry = encoded.entry(key) {
-                if let validator = answer.validator {
-                    encoded.store(entry, answering: head, validator: validator, handler: handler)
-                }
                 return writeWhole(
-                    entry.head, entry.body, request: head, keepAlive: keepAlive, started: started, handler: handler)
+                    entry.head, entry.body, request: head, keepAlive: keepAlive, started: started, handler: handler,
+                    keep: answer.validator)
             }
             var plan = shared.planner.plan(answer.head, for: request, rules: rules)
             var body = answer.body
@@ -232,10 +231,9 @@
             if let key, plan.transforms.injectScript == nil, !plan.transforms.gzip {
                 encoded.store(entry, for: key)
             }
-            if let validator = answer.validator {
-                encoded.store(entry, answering: head, validator: validator, handler: handler)
-            }
-            writeWhole(responseHead, buffer, request: head, keepAlive: keepAlive, started: started, handler: handler)
+            writeWhole(
+                responseHead, buffer, request: head, keepAlive: keepAlive, started: started, handler: handler,
+                keep: answer.validator)
         }
 
         /// Writes a whole response (head, body, end) and flushes it.
@@ -250,23 +248,34 @@
                 started: started, handler: handler)
         }
 
+        /// Writes a whole response and flushes it. With `keep` (the answer depends on nothing but
+        /// the request and that file), the response as encoded is kept for a repeat of the request
+        /// (``RepeatedRequestHandler``), when the request came whole in one read.
         private func writeWhole(
             _ responseHead: HTTPResponseHead, _ body: ByteBuffer?, request head: HTTPRequestHead, keepAlive: Bool,
-            started: ContinuousClock.Instant?, handler: String
+            started: ContinuousClock.Instant?, handler: String, keep validator: FileIdentityCheck? = nil
         ) {
             guard let context else { return }
+            let allocator = context.channel.allocator
+            let method = HTTPRequest.Method(head.method.rawValue)
+            let capture = validator.flatMap { validator in
+                method != nil && repeats?.beginCapture(allocator: allocator) == true ? validator : nil
+            }
             context.write(wrapOutboundOut(.head(responseHead)), promise: nil)
             if let body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
-            guard let started, let accessLog = shared.accessLog, let method = HTTPRequest.Method(head.method.rawValue)
-            else {
-                return writeEnd(keepAlive: keepAlive, context: context)
-            }
-            let (target, status, bytes) = (head.uri, Int(responseHead.status.code), body?.readableBytes ?? 0)
             // A whole response is handed to the socket by this flush: its line is recorded now, with
             // no promise to wait on (the time is the time to the socket, as for a streamed one).
             writeEnd(keepAlive: keepAlive, context: context)
+            guard let method else { return }
+            let (status, bytes) = (Int(responseHead.status.code), body?.readableBytes ?? 0)
+            if let capture, let repeats {
+                let log = EncodedResponseCache.Answer.Log(
+                    method: method, target: head.uri, status: status, bytes: bytes, handler: handler)
+                repeats.endCapture(validator: capture, closes: !keepAlive, log: log, allocator: allocator)
+            }
+            guard let started, let accessLog = shared.accessLog else { return }
             accessLog.record(
-                method: method, target: target, status: status, bytes: bytes, started: started, handler: handler)
+                method: method, target: head.uri, status: status, bytes: bytes, started: started, handler: handler)
         }
 
         private func makeHead(_ plan: ResponsePlan, version: HTTPVersion, keepAlive: Bool) -> HTTPResponseHead {

@@ -172,33 +172,44 @@
                 .childChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         connections.add(channel)
-                        let handler = SchemeHTTPHandler(shared: shared, eventLoop: channel.eventLoop)
-                        let closeAfterLastWrite = CloseAfterLastWrite()
                         let timeouts = ConnectionTimeoutHandler(
                             headTimeout: TimeAmount(configuration.headTimeout),
                             idleTimeout: TimeAmount(configuration.idleTimeout))
-                        let bound = NIOLoopBound(handler, eventLoop: channel.eventLoop)
-                        let boundTimeouts = NIOLoopBound(timeouts, eventLoop: channel.eventLoop)
+                        let encoded = shared.responseCaches.cache(for: channel.eventLoop)
+                        let repeats = RepeatedRequestHandler(
+                            cache: encoded, accessLog: shared.accessLog, requests: timeouts)
+                        let handler = SchemeHTTPHandler(shared: shared, encoded: encoded, repeats: repeats)
+                        let closeAfterLastWrite = CloseAfterLastWrite()
+                        let bound = NIOLoopBound((handler, timeouts, repeats), eventLoop: channel.eventLoop)
                         let upgrade: NIOHTTPServerUpgradeConfiguration? = upgrader.map { upgrader in
                             (
                                 upgraders: [upgrader],
                                 completionHandler: { context in
                                     // The connection is a WebSocket now: no more HTTP requests.
-                                    _ = context.pipeline.syncOperations.removeHandler(bound.value)
-                                    _ = context.pipeline.syncOperations.removeHandler(boundTimeouts.value)
+                                    let (handler, timeouts, repeats) = bound.value
+                                    let pipeline = context.pipeline.syncOperations
+                                    _ = pipeline.removeHandler(handler)
+                                    _ = pipeline.removeHandler(timeouts)
+                                    _ = pipeline.removeHandler(repeats)
                                 }
                             )
                         }
                         // Outbound header validation off: header fields come from swift-http-types,
                         // which validates them, and values with CR, LF or NUL are dropped before.
-                        try channel.pipeline.syncOperations.configureHTTPServerPipeline(
+                        let pipeline = channel.pipeline.syncOperations
+                        try pipeline.configureHTTPServerPipeline(
                             withPipeliningAssistance: true, withServerUpgrade: upgrade, withErrorHandling: true,
                             withOutboundHeaderValidation: false)
+                        // Right behind the decoder: it counts every request decoded, pipelined ones
+                        // included, for the timeouts and for `repeats`.
+                        let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
+                        try pipeline.addHandler(timeouts, position: .after(decoder))
+                        // In front of the decoder: a repeated request is answered before decoding.
+                        try pipeline.addHandler(repeats, position: .first)
                         // Next to the socket, so it holds back the pipeline handler's quiescing close
                         // until the last response is on the socket.
-                        try channel.pipeline.syncOperations.addHandler(closeAfterLastWrite, position: .first)
-                        try channel.pipeline.syncOperations.addHandler(timeouts)
-                        try channel.pipeline.syncOperations.addHandler(handler)
+                        try pipeline.addHandler(closeAfterLastWrite, position: .first)
+                        try pipeline.addHandler(handler)
                     }
                 }
                 .bind(host: configuration.bindAddress, port: configuration.port)
