@@ -46,8 +46,9 @@
         /// A response kept under the request that asked for it, both as they went over the wire:
         /// the request's head byte for byte (request line and every header field, in order), and
         /// the response as NIO's encoder wrote it (head and body in one buffer). Kept only for an
-        /// answer that depends on nothing but that request and one file (``validator``).
-        struct Answer {
+        /// answer that depends on nothing but that request and one file (``validator``). A class:
+        /// a hit hands out one reference, not a copy of every field.
+        final class Answer {
             /// What the access log says of a repeat.
             struct Log {
                 var method: HTTPRequest.Method
@@ -58,18 +59,34 @@
             }
 
             /// The request head, from its first byte to the blank line that ends it.
-            var request: ByteBuffer
+            let request: ByteBuffer
             /// The response, ready for the socket.
-            var response: ByteBuffer
+            fileprivate(set) var response: ByteBuffer
             /// Where the `Date` value (29 bytes, an IMF-fixdate) sits in ``response``.
-            var dateIndex: Int
+            let dateIndex: Int
             /// The `Date` value now in ``response``.
-            var date: String
+            fileprivate(set) var date: String
             /// The file the answer was made from, as it was.
-            var validator: FileIdentityCheck
+            let validator: FileIdentityCheck
             /// Whether the response closes the connection (`Connection: close`).
-            var closes: Bool
-            var log: Log
+            let closes: Bool
+            let log: Log
+
+            init(
+                request: ByteBuffer, response: ByteBuffer, dateIndex: Int, date: String,
+                validator: FileIdentityCheck, closes: Bool, log: Log
+            ) {
+                self.request = request
+                self.response = response
+                self.dateIndex = dateIndex
+                self.date = date
+                self.validator = validator
+                self.closes = closes
+                self.log = log
+            }
+
+            /// The bytes it holds.
+            var size: Int { request.readableBytes + response.readableBytes }
         }
 
         private var entries: [Key: Entry] = [:]
@@ -95,7 +112,7 @@
         /// chain, plan, encoding) would give again.
         func answer(forRequest request: ByteBuffer) -> Answer? {
             let hash = Self.hash(request)
-            guard var answer = answers[hash], answer.request == request else { return nil }
+            guard let answer = answers[hash], answer.request == request else { return nil }
             guard answer.validator.isCurrent() else {
                 answers.removeValue(forKey: hash)
                 answerBytes -= answer.size
@@ -105,7 +122,6 @@
             if date != answer.date, date.utf8.count == answer.date.utf8.count {
                 answer.response.setString(date, at: answer.response.readerIndex + answer.dateIndex)
                 answer.date = date
-                answers[hash] = answer
             }
             return answer
         }
@@ -166,10 +182,5 @@
                 }
             }
         }
-    }
-
-    extension EncodedResponseCache.Answer {
-        /// The bytes it holds.
-        var size: Int { request.readableBytes + response.readableBytes }
     }
 #endif
