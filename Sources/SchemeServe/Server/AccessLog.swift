@@ -24,13 +24,27 @@
         /// The most records waiting for the log's thread; more are dropped. Default: 16,384.
         package let capacity: Int
 
+        /// What a line says of a request, but its time.
+        package struct Line {
+            package var method: HTTPRequest.Method
+            package var target: String
+            package var status: Int
+            package var bytes: Int
+            /// The handler that answered, or `guard`.
+            package var handler: String
+
+            package init(method: HTTPRequest.Method, target: String, status: Int, bytes: Int, handler: String) {
+                self.method = method
+                self.target = target
+                self.status = status
+                self.bytes = bytes
+                self.handler = handler
+            }
+        }
+
         private struct Record {
-            var method: HTTPRequest.Method
-            var target: String
-            var status: Int
-            var bytes: Int
+            var line: Line
             var milliseconds: Double
-            var handler: String
             var aborted: Bool
         }
 
@@ -81,13 +95,20 @@
             handler: String,
             aborted: Bool = false
         ) {
+            record(
+                Line(method: method, target: target, status: status, bytes: bytes, handler: handler), started: started,
+                aborted: aborted)
+        }
+
+        /// Records `line` for a request that started at `started`; returns at once.
+        package func record(_ line: Line, started: ContinuousClock.Instant, aborted: Bool = false) {
             guard enabled else { return }
             let elapsed = ContinuousClock.now - started
             let record = Record(
-                method: method, target: target, status: status, bytes: bytes,
+                line: line,
                 milliseconds: Double(elapsed.components.seconds) * 1000
                     + Double(elapsed.components.attoseconds) / 1e15,
-                handler: handler, aborted: aborted)
+                aborted: aborted)
             queue.withLock { queue in
                 guard queue.records.count < capacity else {
                     queue.dropped += 1
@@ -152,19 +173,20 @@
 
         private static func log(_ record: Record, to logger: Logger, metadata: Bool) {
             let rounded = Self.milliseconds(record.milliseconds)
-            let method = record.method.rawValue
+            let line = record.line
+            let method = line.method.rawValue
             let message: Logger.Message =
-                "\(method) \(record.target) \(record.status) \(record.bytes)B \(rounded)ms \(record.handler)\(record.aborted ? " aborted" : "")"
+                "\(method) \(line.target) \(line.status) \(line.bytes)B \(rounded)ms \(line.handler)\(record.aborted ? " aborted" : "")"
             guard metadata else { return logger.info(message) }
             logger.info(
                 message,
                 metadata: [
                     "method": "\(method)",
-                    "path": "\(record.target)",
-                    "status": "\(record.status)",
-                    "bytes": "\(record.bytes)",
+                    "path": "\(line.target)",
+                    "status": "\(line.status)",
+                    "bytes": "\(line.bytes)",
                     "ms": "\(rounded)",
-                    "handler": "\(record.handler)",
+                    "handler": "\(line.handler)",
                 ]
             )
         }

@@ -1,6 +1,5 @@
 // Built with the package trait `Server` (on by default); without it the module is empty.
 #if Server
-    import HTTPTypes
     import NIOCore
     import NIOHTTP1
     import SchemeKit
@@ -49,15 +48,6 @@
         /// answer that depends on nothing but that request and one file (``validator``). A class:
         /// a hit hands out one reference, not a copy of every field.
         final class Answer {
-            /// What the access log says of a repeat.
-            struct Log {
-                var method: HTTPRequest.Method
-                var target: String
-                var status: Int
-                var bytes: Int
-                var handler: String
-            }
-
             /// The request head, from its first byte to the blank line that ends it.
             let request: ByteBuffer
             /// The response, ready for the socket.
@@ -70,11 +60,12 @@
             let validator: FileIdentityCheck
             /// Whether the response closes the connection (`Connection: close`).
             let closes: Bool
-            let log: Log
+            /// What the access log says of a repeat.
+            let log: AccessLog.Line
 
             init(
                 request: ByteBuffer, response: ByteBuffer, dateIndex: Int, date: String,
-                validator: FileIdentityCheck, closes: Bool, log: Log
+                validator: FileIdentityCheck, closes: Bool, log: AccessLog.Line
             ) {
                 self.request = request
                 self.response = response

@@ -1,6 +1,5 @@
 // Built with the package trait `Server` (on by default); without it the module is empty.
 #if Server
-    import HTTPTypes
     import NIOCore
     import SchemeKit
 
@@ -72,12 +71,7 @@
                 context.write(wrapOutboundOut(.byteBuffer(answer.response)), promise: nil)
                 buffer.moveReaderIndex(forwardBy: length)
                 answered = true
-                if let started, let accessLog {
-                    let log = answer.log
-                    accessLog.record(
-                        method: log.method, target: log.target, status: log.status, bytes: log.bytes,
-                        started: started, handler: log.handler)
-                }
+                if let started { accessLog?.record(answer.log, started: started) }
                 if answer.closes { closing = true }
             }
             if answered {
@@ -133,7 +127,7 @@
         /// while `validator` holds. Nothing is kept when a file region was written or the response
         /// has no `date` field to keep current.
         func endCapture(
-            validator: FileIdentityCheck, closes: Bool, log: EncodedResponseCache.Answer.Log,
+            validator: FileIdentityCheck, closes: Bool, log: AccessLog.Line,
             allocator: ByteBufferAllocator
         ) {
             defer {

@@ -267,15 +267,13 @@
             // no promise to wait on (the time is the time to the socket, as for a streamed one).
             writeEnd(keepAlive: keepAlive, context: context)
             guard let method else { return }
-            let (status, bytes) = (Int(responseHead.status.code), body?.readableBytes ?? 0)
+            let line = AccessLog.Line(
+                method: method, target: head.uri, status: Int(responseHead.status.code),
+                bytes: body?.readableBytes ?? 0, handler: handler)
             if let capture, let repeats {
-                let log = EncodedResponseCache.Answer.Log(
-                    method: method, target: head.uri, status: status, bytes: bytes, handler: handler)
-                repeats.endCapture(validator: capture, closes: !keepAlive, log: log, allocator: allocator)
+                repeats.endCapture(validator: capture, closes: !keepAlive, log: line, allocator: allocator)
             }
-            guard let started, let accessLog = shared.accessLog else { return }
-            accessLog.record(
-                method: method, target: head.uri, status: status, bytes: bytes, started: started, handler: handler)
+            if let started { shared.accessLog?.record(line, started: started) }
         }
 
         private func makeHead(_ plan: ResponsePlan, version: HTTPVersion, keepAlive: Bool) -> HTTPResponseHead {
