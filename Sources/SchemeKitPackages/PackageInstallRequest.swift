@@ -21,7 +21,7 @@
 
             /// Parses a command line argument: `http://` and `https://` URLs are remote, anything else is a
             /// file path (relative paths resolve against the current directory).
-            public init(argument: String) {
+            package init(argument: String) {
                 let lowercased = argument.lowercased()
                 if lowercased.hasPrefix("https://") || lowercased.hasPrefix("http://"), let url = URL(string: argument)
                 {

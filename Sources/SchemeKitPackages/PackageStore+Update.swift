@@ -7,9 +7,11 @@
         /// Fetches the update manifest at `manifestURL` and installs the version it offers when that is
         /// newer than every installed version.
         ///
-        /// Call it at launch and when the app returns to the foreground. Versions compare as documented on
-        /// ``isVersion(_:newerThan:)``. The comparison is against the newest *installed* version, not only
-        /// the active one, so a version the user rolled back from is not installed again; a newer one is.
+        /// Call it at launch and when the app returns to the foreground. Versions compare as Semantic
+        /// Versioning 2.0.0 orders them: dotted numbers numerically (`1.10` > `1.9`, `1.2` == `1.2.0`), a
+        /// leading `v` and build metadata (`+…`) ignored, a pre-release before its release (`2.0-beta` <
+        /// `2.0`). The comparison is against the newest *installed* version, not only the active one, so a
+        /// version the user rolled back from is not installed again; a newer one is.
         ///
         /// - Returns: What was done.
         /// - Throws: ``PackageStoreError`` for an unreachable or invalid manifest and for any install failure

@@ -128,7 +128,7 @@
         /// Dotted numbers compare numerically (`1.10` > `1.9`, `1.2` == `1.2.0`), a leading `v` and build
         /// metadata (`+…`) are ignored, and a pre-release sorts before its release (`2.0-beta` < `2.0`),
         /// as in Semantic Versioning 2.0.0.
-        public static func isVersion(_ a: String, newerThan b: String) -> Bool {
+        package static func isVersion(_ a: String, newerThan b: String) -> Bool {
             VersionOrder.compare(a, b) > 0
         }
 

@@ -8,7 +8,8 @@ import Synchronization
 /// let counted = CountingHandler(StaticHandler("hi"))
 /// let engine = try ScriptedEngine(serving: counted)
 /// _ = try await engine.run("app://localhost/a")
-/// #expect(counted.calls == 1 && counted.handled == 1 && counted.inFlight == 0)
+/// let counts = counted.counts
+/// #expect(counts.calls == 1 && counts.handled == 1 && counts.inFlight == 0)
 /// ```
 public final class CountingHandler<Wrapped: SchemeHandler>: SchemeForwardingHandler {
     /// A snapshot of the counters.
@@ -39,17 +40,17 @@ public final class CountingHandler<Wrapped: SchemeHandler>: SchemeForwardingHand
     /// Every counter at once.
     public var counts: Counts { state.withLock { $0 } }
     /// Requests the handler was asked to answer.
-    public var calls: Int { counts.calls }
+    package var calls: Int { counts.calls }
     /// Calls that returned `handled`.
-    public var handled: Int { counts.handled }
+    package var handled: Int { counts.handled }
     /// Calls that returned `passed`.
-    public var passed: Int { counts.passed }
+    package var passed: Int { counts.passed }
     /// Calls that threw.
-    public var threw: Int { counts.threw }
+    package var threw: Int { counts.threw }
     /// Calls whose task was cancelled by the time they ended.
-    public var cancelled: Int { counts.cancelled }
+    package var cancelled: Int { counts.cancelled }
     /// Calls that have not returned yet.
-    public var inFlight: Int { counts.inFlight }
+    package var inFlight: Int { counts.inFlight }
 
     /// The wrapped handler's answer, counted: an answer known at once counts as handled (or
     /// passed) at once; a writing answer when it returns, throws or is cancelled.

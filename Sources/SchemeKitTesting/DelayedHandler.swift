@@ -18,9 +18,9 @@ public struct DelayedHandler<Wrapped: SchemeHandler>: SchemeForwardingHandler {
     /// The handler that answers after the delay.
     public let wrapped: Wrapped
     /// How long to wait before the wrapped handler runs.
-    public let delay: Duration
+    package let delay: Duration
     /// The clock that measures the delay.
-    public let clock: any Clock<Duration>
+    package let clock: any Clock<Duration>
 
     /// Creates a delayed handler.
     ///
@@ -34,7 +34,7 @@ public struct DelayedHandler<Wrapped: SchemeHandler>: SchemeForwardingHandler {
         self.clock = clock
     }
 
-    /// Sleeps for ``delay``, then gives the wrapped handler's answer (a writing answer: the wait
+    /// Sleeps for `delay`, then gives the wrapped handler's answer (a writing answer: the wait
     /// happens in the task, where a stop interrupts it with `CancellationError`).
     public func answer(to request: SchemeRequest) -> SchemeAnswer {
         Self.shaped(wrapped, delay: delay, clock: clock).answer(to: request)

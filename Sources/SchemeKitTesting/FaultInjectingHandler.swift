@@ -24,7 +24,7 @@ public final class FaultInjectingHandler<Wrapped: SchemeHandler>: SchemeForwardi
     /// The handler the fault is injected into.
     public let wrapped: Wrapped
     /// The fault.
-    public let fault: HandlerFault
+    package let fault: HandlerFault
     private let rejected = Locked<[any Error]>([])
 
     /// Injects `fault` into `wrapped`.

@@ -22,7 +22,7 @@ public final class HangingHandler: SchemeHandler {
     }
 
     /// Whether the handler writes a 200 head (with no length) before hanging.
-    public let writesHead: Bool
+    package let writesHead: Bool
     /// The name used in traces.
     public let name: String
     private let counts = Locked(Counts())

@@ -35,7 +35,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     public func matches(_ request: SchemeRequest) -> Bool { test(request) }
 
     /// Whether `request` matches; the same as ``matches(_:)``.
-    public func callAsFunction(_ request: SchemeRequest) -> Bool { test(request) }
+    package func callAsFunction(_ request: SchemeRequest) -> Bool { test(request) }
 
     /// Matches every request.
     public static let any = RequestMatcher("any") { _ in true }

@@ -25,15 +25,15 @@ import Synchronization
 ///
 /// Stops are exact, not timed: the engine calls `SchemeTask/stop()` from inside the delivery it
 /// waits for, as WebKit does when it handles a response on its main thread. Every run is bounded
-/// by ``timeout``: when it elapses the engine stops the task (as a view would give up) and the
+/// by `timeout`: when it elapses the engine stops the task (as a view would give up) and the
 /// result says ``ScriptedTaskResult/timedOut``.
 public struct ScriptedEngine: Sendable {
     /// The registry tasks are started through.
     public let registry: SchemeRegistry
     /// Where the task delivers to the engine; `nil` delivers inline on the writer's thread.
-    public let deliveryQueue: (any SchemeDeliveryQueue)?
+    package let deliveryQueue: (any SchemeDeliveryQueue)?
     /// The longest a run may take before the engine stops the task.
-    public let timeout: Duration
+    package let timeout: Duration
 
     /// Creates an engine over an existing registry.
     ///

@@ -4,7 +4,7 @@ public import SchemeKit
 /// A handler that answers every request with the same fixed bytes.
 ///
 /// It writes the head (with `Content-Length` set to the body's size), the body in one write or
-/// in chunks of ``chunkSize`` bytes, then the finish. HEAD requests get the head and no body.
+/// in chunks of `chunkSize` bytes, then the finish. HEAD requests get the head and no body.
 ///
 /// ```swift
 /// let registry = SchemeRegistry()
@@ -17,11 +17,11 @@ public import SchemeKit
 /// some requests.
 public struct StaticHandler: SchemeHandler {
     /// The response head written for every request.
-    public var response: SchemeResponse
+    package var response: SchemeResponse
     /// The body written for every request except HEAD.
-    public var body: Data
+    package var body: Data
     /// The size of each body write; `nil` writes the body at once.
-    public var chunkSize: Int?
+    package var chunkSize: Int?
     /// The name used in traces.
     public var name: String
     /// The methods this handler intercepts.

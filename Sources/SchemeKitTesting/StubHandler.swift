@@ -15,7 +15,7 @@ public import SchemeKit
 /// `SchemeTask/respondingHandler` names the handler that really answered.
 public struct StubHandler<Wrapped: SchemeHandler>: SchemeForwardingHandler {
     /// Which requests this stub answers.
-    public let matcher: RequestMatcher
+    package let matcher: RequestMatcher
     /// The handler that answers matching requests.
     public let wrapped: Wrapped
 

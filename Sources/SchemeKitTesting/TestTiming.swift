@@ -17,7 +17,7 @@
 /// ``ScriptedEngine``'s default timeout is scaled already.
 public enum TestTiming {
     /// Whether this process runs under ThreadSanitizer (its runtime is linked in).
-    public static let isThreadSanitized: Bool = {
+    package static let isThreadSanitized: Bool = {
         #if canImport(Glibc) || canImport(Darwin)
             // RTLD_DEFAULT: every image loaded in the process.
             let everything = UnsafeMutableRawPointer(bitPattern: 0)
@@ -33,9 +33,9 @@ public enum TestTiming {
     }()
 
     /// How much longer bounds are: 10 under ThreadSanitizer, else 1.
-    public static var factor: Int { isThreadSanitized ? 10 : 1 }
+    package static var factor: Int { isThreadSanitized ? 10 : 1 }
 
-    /// `duration` times ``factor``.
+    /// `duration` times 10 under ThreadSanitizer, else `duration`.
     public static func scaled(_ duration: Duration) -> Duration {
         duration * factor
     }

@@ -2,9 +2,9 @@ public import SchemeKit
 
 /// Limits the wrapped handler's body to a bandwidth in bytes per second: a slow network.
 ///
-/// Every body write of the wrapped handler is split into chunks of ``chunkSize`` bytes; each chunk
+/// Every body write of the wrapped handler is split into chunks of `chunkSize` bytes; each chunk
 /// is written once its transmission time (`chunk.count / bytesPerSecond`) has passed on
-/// ``clock``, so a body of `n` bytes takes `n / bytesPerSecond` seconds in all. Use ``ImmediateClock`` to test the
+/// `clock`, so a body of `n` bytes takes `n / bytesPerSecond` seconds in all. Use ``ImmediateClock`` to test the
 /// pacing without waiting. A stop during a sleep cancels it.
 ///
 /// A thin use of ``ShapedHandler`` with ``NetworkConditions/bytesPerSecond`` and
@@ -20,11 +20,11 @@ public struct ThrottledHandler<Wrapped: SchemeHandler>: SchemeForwardingHandler 
     /// The handler whose body is throttled.
     public let wrapped: Wrapped
     /// The bandwidth, in bytes per second (at least 1).
-    public let bytesPerSecond: Int
+    package let bytesPerSecond: Int
     /// The size of each write (at least 1).
-    public let chunkSize: Int
+    package let chunkSize: Int
     /// The clock to sleep on.
-    public let clock: any Clock<Duration>
+    package let clock: any Clock<Duration>
 
     /// Creates a throttled handler.
     ///

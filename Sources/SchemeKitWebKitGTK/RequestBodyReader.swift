@@ -10,7 +10,7 @@
     /// upload instead of growing memory).
     ///
     /// - A body past ``limit`` bytes fails the stream with ``WebKitGTKError/requestBodyTooLarge(limit:)``
-    ///   (naming ``WebKitSchemeAdapter/maximumRequestBodySize``), and nothing more is read.
+    ///   (naming the adapter's `maximumRequestBodySize`), and nothing more is read.
     /// - ``stop()`` (the task ended or was stopped, or the consumer's task was cancelled) cancels the
     ///   GLib read in flight, drops what is buffered and ends the stream with `CancellationError`;
     ///   nothing more is read.

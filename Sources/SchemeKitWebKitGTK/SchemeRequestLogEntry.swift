@@ -20,7 +20,7 @@
         public var outcome: String
 
         /// Creates an entry.
-        public init(
+        package init(
             url: String, path: String, method: String, status: Int, bytes: Int, handler: String,
             milliseconds: Double, outcome: String
         ) {

@@ -39,7 +39,7 @@
         public static func invalidRequest(_ message: String) -> WebKitGTKError {
             WebKitGTKError(.invalidRequest, message)
         }
-        /// A request body is larger than ``WebKitSchemeAdapter/maximumRequestBodySize`` (`limit`
+        /// A request body is larger than the adapter's `maximumRequestBodySize` (`limit`
         /// bytes): reading it stops there, and the handler reading it gets this error, which fails
         /// its task. The message names the setting. Compare kinds with ``isKind(of:)``.
         public static func requestBodyTooLarge(limit: Int) -> WebKitGTKError {

@@ -9,7 +9,7 @@
     /// One range the web process's media source asked for: a registry task whose head and body go to
     /// the range's response socket, written by a thread of the stream's own (never a pool thread).
     ///
-    /// - The body is buffered up to the adapter's ``WebKitSchemeAdapter/bufferCapacity``; past it the
+    /// - The body is buffered up to the adapter's buffer capacity; past it the
     ///   handler waits (``waitForCapacity()``) until the socket takes the bytes.
     /// - The web process closes the socket to stop the range (a seek, the element stopped, the view or
     ///   the web process gone): the next write fails and the task is stopped.

@@ -6,10 +6,10 @@
 
     extension WebKitSchemeAdapter {
         /// The file name SwiftPM gives the dynamic library product `SchemeKitWebKitGTKMedia`.
-        public static let mediaExtensionFileName = "libSchemeKitWebKitGTKMedia.so"
+        package static let mediaExtensionFileName = "libSchemeKitWebKitGTKMedia.so"
 
         /// Where the adapter looks for the media extension by default: the file named by the
-        /// environment variable `SCHEMEKIT_WEBKIT_MEDIA_EXTENSION`, else ``mediaExtensionFileName`` in
+        /// environment variable `SCHEMEKIT_WEBKIT_MEDIA_EXTENSION`, else `libSchemeKitWebKitGTKMedia.so` in
         /// the running executable's directory; `nil` when neither exists.
         ///
         /// SwiftPM builds the product next to the executables of the package that depends on it, so an

@@ -16,7 +16,7 @@
     ///   thread-safe buffer from the handler's thread, and the main context (``executor``) is only
     ///   asked to answer the request with the head and to complete a read WebKit is waiting on;
     /// - the head becomes a `WebKitURISchemeResponse` (status, content type, headers, length) whose body
-    ///   streams through a bounded `GInputStream` (``bufferCapacity``): the handler waits while WebKit
+    ///   streams through a bounded `GInputStream` (`bufferCapacity`): the handler waits while WebKit
     ///   has not read, so a file is never held in memory whole;
     /// - a cancelled read, the stream closed or finalised early, or the view destroyed, stops the task;
     /// - a failure before the head answers with `webkit_uri_scheme_request_finish_error`.
@@ -37,12 +37,12 @@
         /// The main context the adapter calls WebKit on.
         public let executor: GLibExecutor
         /// Body bytes buffered per response before the handler waits. Default: 256 KiB.
-        public let bufferCapacity: Int
+        package let bufferCapacity: Int
         /// The largest request body (a `POST`'s, in bytes) a handler can read. Bodies are read as the
         /// handler asks, at most 256 KiB ahead of it, so a slow handler pauses the upload; past this
         /// size reading stops and the handler's read throws ``WebKitGTKError/requestBodyTooLarge(limit:)``
         /// (naming this setting), which fails its task. Default: 32 MiB.
-        public let maximumRequestBodySize: Int
+        package let maximumRequestBodySize: Int
         /// The web context the schemes are registered on.
         public nonisolated(unsafe) let context: OpaquePointer
 
@@ -84,7 +84,7 @@
         ///   - executor: The executor of the main context `context` lives on.
         ///   - bufferCapacity: Bytes buffered per response before the handler waits. Default: 256 KiB.
         ///   - maximumRequestBodySize: The largest request body a handler can read (see
-        ///     ``maximumRequestBodySize``). Default: 32 MiB.
+        ///     `maximumRequestBodySize`). Default: 32 MiB.
         ///   - mediaExtension: The built `libSchemeKitWebKitGTKMedia.so`, or `nil` for no media on the
         ///     registry's schemes. Default: ``defaultMediaExtension``, found next to the executable
         ///     (where SwiftPM builds it when the executable depends on the product).
@@ -142,7 +142,7 @@
         /// A view reset to `about:blank` that then loads `app://…` changes site, and WebKit moves it to
         /// a new web process (about a second here); reset to `app://localhost/.schemekit/blank` instead
         /// and the next `app://` load stays in the warm process (see ``WebViewSession/make(executor:width:height:warm:blankURL:context:)``).
-        public static let blankPath = "/.schemekit/blank"
+        package static let blankPath = "/.schemekit/blank"
 
         /// The blank page URL for `scheme` and `host`: `scheme://host/.schemekit/blank`.
         public static func blankURL(scheme: String, host: String = "localhost") -> String {
@@ -159,12 +159,12 @@
 
         /// Body writes that reached a response stream after WebKit had stopped reading it (0 when the
         /// guarded lifecycle holds).
-        public var writesAfterStop: Int { lateWrites.load(ordering: .relaxed) }
+        package var writesAfterStop: Int { lateWrites.load(ordering: .relaxed) }
 
         let lateWrites = Atomic<Int>(0)
 
         /// Requests not yet finished, failed or stopped.
-        public var liveRequestCount: Int { state.withLock { $0.live.count } }
+        package var liveRequestCount: Int { state.withLock { $0.live.count } }
 
         /// Stops every live request of `view` (call when you destroy a view; done for you when the
         /// view is finalised). Call on the main context.
@@ -176,10 +176,10 @@
 
         /// Whether media on the registry's schemes is set up: the media extension was found and
         /// handed to the web context.
-        public private(set) var mediaEnabled = false
+        package private(set) var mediaEnabled = false
 
         /// Media ranges (`<video>`, `<audio>` reads) not yet finished, failed or stopped.
-        public var liveMediaStreamCount: Int { state.withLock { $0.media.count } }
+        package var liveMediaStreamCount: Int { state.withLock { $0.media.count } }
 
         func mediaStreamStarted(_ stream: WebKitMediaStream) {
             state.withLock { $0.media[ObjectIdentifier(stream)] = stream }

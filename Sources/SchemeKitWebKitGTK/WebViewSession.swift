@@ -270,7 +270,7 @@
         }
 
         /// The number of entries behind the current one in the back/forward list.
-        public func backHistoryCount() async throws -> Int {
+        package func backHistoryCount() async throws -> Int {
             try await executor.run {
                 let list = webkit_web_view_get_back_forward_list(self.view)
                 let back = webkit_back_forward_list_get_back_list(list)
@@ -280,7 +280,7 @@
         }
 
         /// Terminates the web process (to test health checks and crash handling).
-        public func terminateWebProcess() async throws {
+        package func terminateWebProcess() async throws {
             try await executor.run { webkit_web_view_terminate_web_process(self.view) }
         }
 

@@ -23,7 +23,7 @@ public enum CacheExpiration: Sendable, Hashable {
     }
 
     /// The moment the entry expires when stored at `now`, or `nil` for ``never``.
-    public func expiryDate(storedAt now: Date) -> Date? {
+    package func expiryDate(storedAt now: Date) -> Date? {
         switch self {
         case .never: nil
         case .after(let duration): now.addingTimeInterval(duration.timeInterval)

@@ -19,7 +19,7 @@ import HTTPTypes
 /// - Miss with an `upstream`: the upstream answers through a writer that forwards every call to
 ///   the engine and keeps a copy. The copy is stored only when the request was a GET and the
 ///   response was 200, `image/*`, not `Cache-Control: no-store`, at most
-///   ``maximumStoredSize`` bytes, finished (not failed or stopped), and as long as its
+///   `maximumStoredSize` bytes, finished (not failed or stopped), and as long as its
 ///   `Content-Length` said. The upstream's outcome is returned.
 /// - Miss without an upstream (or one that does not support the method): passes.
 /// - A stop while the upstream writes stores nothing; this handler writes nothing after it.
@@ -28,14 +28,14 @@ import HTTPTypes
 ///   Swift's cooperative pool; a memory hit is answered without leaving the handler's task.
 public struct ImageCacheHandler<C: Clock>: SchemeHandler where C.Duration == Duration {
     /// The cache answering requests and receiving what the upstream returns.
-    public let cache: ImageCache<C>
+    package let cache: ImageCache<C>
     /// The handler asked on a miss, whose 200 image responses are stored; `nil` to only serve
     /// what the native side put in the cache.
-    public let upstream: (any SchemeHandler)?
+    package let upstream: (any SchemeHandler)?
     /// The largest upstream response body stored, in bytes. Default: 16 MiB.
-    public let maximumStoredSize: Int
+    package let maximumStoredSize: Int
     /// The expiration of stored upstream responses. Default: `nil`, the cache tiers' defaults.
-    public let expiration: CacheExpiration?
+    package let expiration: CacheExpiration?
 
     /// Creates the handler.
     ///

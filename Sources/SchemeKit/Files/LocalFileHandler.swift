@@ -66,7 +66,7 @@ import HTTPTypes
 /// reading at once. Where reads run is ``Configuration/readMode``.
 public struct LocalFileHandler: SchemeHandler {
     /// The configuration.
-    public let configuration: Configuration
+    package let configuration: Configuration
     let detector = MIMEDetector()
     let resolver: FileResolver
     /// The body cache, shared by copies of this handler; `nil` when ``Configuration/bodyCache`` is.

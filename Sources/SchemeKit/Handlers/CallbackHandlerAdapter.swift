@@ -12,7 +12,7 @@ public import HTTPTypes
 /// room beyond it (see ``CallbackSchemeTask``'s "Back-pressure").
 public struct CallbackHandlerAdapter<Handler: CallbackSchemeHandler>: SchemeHandler {
     /// The wrapped handler.
-    public let handler: Handler
+    package let handler: Handler
 
     /// Wraps `handler`.
     public init(_ handler: Handler) {

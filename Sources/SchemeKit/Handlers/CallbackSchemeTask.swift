@@ -81,7 +81,7 @@ public final class CallbackSchemeTask: Sendable, Hashable {
     public var isStopped: Bool { phase.load(ordering: .acquiring) == 2 }
 
     /// Body bytes queued and not yet taken by the engine.
-    public var queuedBytes: Int { queue.withLock { $0.bytes } }
+    package var queuedBytes: Int { queue.withLock { $0.bytes } }
 
     /// Sends the response head.
     public func didReceive(_ response: SchemeResponse) { enqueue(.head(response), bytes: 0, producer: .admitted) }

@@ -1,4 +1,4 @@
-public import HTTPTypes
+package import HTTPTypes
 
 /// Response headers set or removed by path: what a host that cannot configure headers needs
 /// (cross-origin isolation for `SharedArrayBuffer`, a Content Security Policy, `Cache-Control`
@@ -29,7 +29,7 @@ public struct HeaderPolicy: Sendable, Hashable {
     public var isEmpty: Bool { rules.isEmpty }
 
     /// The rules whose pattern matches `path`, in order.
-    public func rules(for path: String) -> [HeaderRule] {
+    package func rules(for path: String) -> [HeaderRule] {
         rules.filter { $0.pattern.matches(path) }
     }
 
@@ -37,11 +37,11 @@ public struct HeaderPolicy: Sendable, Hashable {
     ///
     /// - Returns: Whether a rule changed `Content-Type` (so a response's MIME type must be read again).
     @discardableResult
-    public func apply(to fields: inout HTTPFields, path: String) -> Bool {
+    package func apply(to fields: inout HTTPFields, path: String) -> Bool {
         Self.apply(rules(for: path), to: &fields)
     }
 
-    /// Applies `rules` (already chosen for a path) to `fields`; see ``apply(to:path:)``.
+    /// Applies `rules` (already chosen for a path) to `fields`; see `apply(to:path:)`.
     package static func apply(_ rules: [HeaderRule], to fields: inout HTTPFields) -> Bool {
         var contentTypeChanged = false
         for rule in rules where rule.name != .contentLength && rule.name != .transferEncoding {

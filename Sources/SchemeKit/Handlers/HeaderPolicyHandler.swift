@@ -21,7 +21,7 @@ public struct HeaderPolicyHandler<Wrapped: SchemeHandler>: SchemeForwardingHandl
     /// The handler whose responses get the headers.
     public let wrapped: Wrapped
     /// The rules.
-    public let policy: HeaderPolicy
+    package let policy: HeaderPolicy
 
     /// Applies `policy` to `wrapped`'s responses.
     public init(_ wrapped: Wrapped, policy: HeaderPolicy) {

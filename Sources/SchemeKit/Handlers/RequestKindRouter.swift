@@ -13,9 +13,9 @@ public import HTTPTypes
 /// ```
 public struct RequestKindRouter: SchemeHandler {
     /// The handler for each kind.
-    public let routes: [RequestKind: any SchemeHandler]
-    /// The handler for kinds not in ``routes``.
-    public let fallback: (any SchemeHandler)?
+    package let routes: [RequestKind: any SchemeHandler]
+    /// The handler for kinds not in `routes`.
+    package let fallback: (any SchemeHandler)?
     /// The union of every handler's methods.
     public let supportedMethods: Set<HTTPRequest.Method>
     /// Each kind's handler with its name and methods, read once at init rather than per request.

@@ -17,7 +17,7 @@ public import HTTPTypes
 /// handlers in turn if that one passes.
 public struct SchemeHandlerChain: SchemeHandler {
     /// The handlers, in the order they are asked.
-    public let handlers: [any SchemeHandler]
+    package let handlers: [any SchemeHandler]
     /// The union of the handlers' methods.
     public let supportedMethods: Set<HTTPRequest.Method>
     /// Each handler's name and methods, read once here rather than per request.

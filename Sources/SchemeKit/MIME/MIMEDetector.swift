@@ -75,11 +75,29 @@ public struct MIMEDetector: Sendable {
 
     /// The MIME type essence sniffed from a resource's first bytes (only 1445 are read); see
     /// ``MIMESniffer``. Never `nil`: unknown binary data is `application/octet-stream`.
-    public func sniff(_ bytes: Data) -> String {
+    package func sniff(_ bytes: Data) -> String {
         bytes.withUnsafeBytes { sniffer.classify($0) }.mimeType
     }
 
-    /// The `Content-Type` decision for a path.
+    /// The MIME type essence and charset for a path; see ``mediaType(forPath:leadingBytes:)``.
+    package func contentType(forPath path: String, leadingBytes: Data? = nil) -> (mimeType: String, charset: String?) {
+        if let entry = entry(forPath: path) {
+            return (entry.mimeType, entry.isText ? entry.charset ?? charset(forText: leadingBytes) : nil)
+        }
+        guard let leadingBytes else { return ("application/octet-stream", nil) }
+        let sniffed = leadingBytes.withUnsafeBytes { sniffer.classify($0) }
+        guard MediaType.isText(essence: sniffed.mimeType) else { return (sniffed.mimeType, nil) }
+        return (sniffed.mimeType, sniffed.charset ?? charset(forText: leadingBytes))
+    }
+
+    /// The `Content-Type` header value for a path, such as `text/html; charset=utf-8`; see
+    /// ``mediaType(forPath:leadingBytes:)``.
+    package func contentTypeHeaderValue(forPath path: String, leadingBytes: Data? = nil) -> String {
+        let (mimeType, charset) = contentType(forPath: path, leadingBytes: leadingBytes)
+        return charset.map { "\(mimeType); charset=\($0)" } ?? mimeType
+    }
+
+    /// The media type for a path (the `Content-Type` decision), with its `charset` parameter.
     ///
     /// 1. The extension of the last path component, case-insensitively: the part after its last
     ///    dot (`a.tar.gz` → `gz`), unless the table knows a longer one (`x.spdx.json` →
@@ -91,28 +109,9 @@ public struct MIMEDetector: Sendable {
     /// - Parameters:
     ///   - path: A file path or URL path; only its last component is read.
     ///   - leadingBytes: The resource's first bytes (1445 are enough), or `nil` when not at hand.
-    /// - Returns: The MIME type essence and the charset to declare: for text types (see
-    ///   ``MediaType/isText``) a byte order mark's charset, else ``defaultCharset`` unless the
-    ///   leading bytes are not valid UTF-8; `nil` for other types.
-    public func contentType(forPath path: String, leadingBytes: Data? = nil) -> (mimeType: String, charset: String?) {
-        if let entry = entry(forPath: path) {
-            return (entry.mimeType, entry.isText ? entry.charset ?? charset(forText: leadingBytes) : nil)
-        }
-        guard let leadingBytes else { return ("application/octet-stream", nil) }
-        let sniffed = leadingBytes.withUnsafeBytes { sniffer.classify($0) }
-        guard MediaType.isText(essence: sniffed.mimeType) else { return (sniffed.mimeType, nil) }
-        return (sniffed.mimeType, sniffed.charset ?? charset(forText: leadingBytes))
-    }
-
-    /// The `Content-Type` header value for a path, such as `text/html; charset=utf-8`; see
-    /// ``contentType(forPath:leadingBytes:)``.
-    public func contentTypeHeaderValue(forPath path: String, leadingBytes: Data? = nil) -> String {
-        let (mimeType, charset) = contentType(forPath: path, leadingBytes: leadingBytes)
-        return charset.map { "\(mimeType); charset=\($0)" } ?? mimeType
-    }
-
-    /// The media type (with its `charset` parameter) for a path; see
-    /// ``contentType(forPath:leadingBytes:)``.
+    /// - Returns: The MIME type essence with the charset to declare as its `charset` parameter: for
+    ///   text types (see ``MediaType/isText``) a byte order mark's charset, else ``defaultCharset``
+    ///   unless the leading bytes are not valid UTF-8; no parameter for other types.
     public func mediaType(forPath path: String, leadingBytes: Data? = nil) -> MediaType {
         let (mimeType, charset) = contentType(forPath: path, leadingBytes: leadingBytes)
         return (MediaType(rawValue: mimeType) ?? .octetStream).withCharset(charset)

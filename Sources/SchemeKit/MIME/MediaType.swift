@@ -37,7 +37,7 @@ public struct MediaType: RawRepresentable, Hashable, Sendable, CustomStringConve
     public let type: String
     /// The subtype, lowercased: `html` in `text/html`.
     public let subtype: String
-    /// The parameters, in order. Set them with ``settingParameter(_:to:)`` or ``withCharset(_:)``.
+    /// The parameters, in order. Set them with ``settingParameter(_:to:)``.
     public private(set) var parameters: [Parameter]
 
     /// Creates a media type from its parts; `type` and `subtype` are lowercased.
@@ -105,12 +105,12 @@ public struct MediaType: RawRepresentable, Hashable, Sendable, CustomStringConve
     }
 
     /// A copy with the `charset` parameter set to `charset`, or removed when it is `nil`.
-    public func withCharset(_ charset: String?) -> MediaType {
+    package func withCharset(_ charset: String?) -> MediaType {
         settingParameter("charset", to: charset)
     }
 
     /// A copy without parameters.
-    public var withoutParameters: MediaType { MediaType(type: type, subtype: subtype) }
+    package var withoutParameters: MediaType { MediaType(type: type, subtype: subtype) }
 
     /// Whether the type is textual, so a `charset` belongs on it.
     ///

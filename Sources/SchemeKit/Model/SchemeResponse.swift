@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 public import HTTPTypes
 
 /// The head of a response: status, header fields, and the metadata engines such as WKWebView
@@ -63,7 +63,7 @@ public struct SchemeResponse: Sendable, Equatable {
     /// A short plain-text response such as the registry's 404: the body is `message`, UTF-8.
     ///
     /// - Returns: The head and the body to write after it.
-    public static func plainText(_ status: HTTPResponse.Status, _ message: String) -> (SchemeResponse, Data) {
+    package static func plainText(_ status: HTTPResponse.Status, _ message: String) -> (SchemeResponse, Data) {
         let body = Data(message.utf8)
         return (
             SchemeResponse(

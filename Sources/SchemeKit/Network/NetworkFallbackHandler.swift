@@ -64,9 +64,9 @@ public struct NetworkFallbackHandler: SchemeHandler {
     }
 
     /// The client, rewriting and timeouts.
-    public let upstream: NetworkUpstream
+    package let upstream: NetworkUpstream
     /// The options.
-    public let configuration: Configuration
+    package let configuration: Configuration
     let counters = NetworkCounters()
 
     /// Creates a handler.

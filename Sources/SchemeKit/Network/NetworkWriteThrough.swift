@@ -48,7 +48,7 @@ public struct NetworkWriteThrough: Sendable {
     ///   - method: The request method.
     ///   - url: The logical network URL.
     ///   - response: The upstream response head.
-    public static func isStorable(method: HTTPRequest.Method, url: URL, response: SchemeResponse) -> Bool {
+    package static func isStorable(method: HTTPRequest.Method, url: URL, response: SchemeResponse) -> Bool {
         guard method == .get, response.status == .ok else { return false }
         guard URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery == nil else { return false }
         if response.headerFields[.setCookie] != nil { return false }

@@ -53,7 +53,7 @@ public struct SchemeHTTPClientError: Error, Sendable, Hashable, CustomStringConv
     }
 
     /// Whether this is a timeout.
-    public var isTimeout: Bool { kind == .timeout }
+    package var isTimeout: Bool { kind == .timeout }
 
     /// "timeout: no response head within 0.3 seconds".
     public var description: String {

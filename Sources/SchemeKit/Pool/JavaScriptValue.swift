@@ -82,7 +82,7 @@ public enum JavaScriptValue: Sendable, Hashable {
     }
 
     /// A number, mapped as `JSON.stringify` maps it: `NaN` and the infinities are ``null``.
-    public static func number(jsonCompatible value: Double) -> JavaScriptValue {
+    package static func number(jsonCompatible value: Double) -> JavaScriptValue {
         value.isFinite ? .number(value == 0 ? 0 : value) : .null
     }
 

@@ -72,7 +72,7 @@ public actor SessionPool<Session: PoolableSession> {
     }
 
     /// The pool's configuration.
-    public nonisolated let configuration: SessionPoolConfiguration
+    package nonisolated let configuration: SessionPoolConfiguration
 
     /// The current counters.
     public var statistics: SessionPoolStatistics { machine.snapshot }
@@ -175,7 +175,7 @@ public actor SessionPool<Session: PoolableSession> {
     }
 
     /// Returns when sessions being made in the background (pre-warming, replacements) are ready.
-    public func waitForBackgroundWork() async {
+    package func waitForBackgroundWork() async {
         while let (_, task) = background.first {
             await task.value
         }

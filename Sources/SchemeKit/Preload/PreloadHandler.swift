@@ -11,7 +11,7 @@
 /// ```
 public struct PreloadHandler: SchemeHandler {
     /// The preloader consulted.
-    public let preloader: Preloader
+    package let preloader: Preloader
 
     /// Creates a handler answering from `preloader`.
     public init(preloader: Preloader) {

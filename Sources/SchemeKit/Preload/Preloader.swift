@@ -102,9 +102,9 @@ public final class Preloader: Sendable {
     }
 
     /// The client, rewriting and timeouts.
-    public let upstream: NetworkUpstream
+    package let upstream: NetworkUpstream
     /// The options.
-    public let configuration: Configuration
+    package let configuration: Configuration
     private let now: @Sendable () -> ContinuousClock.Instant
     private let memory = PreloadMemory()
     private let state = Locked(State())
@@ -186,7 +186,7 @@ public final class Preloader: Sendable {
     }
 
     /// Body bytes buffered by all fetches right now.
-    public var bufferedBytes: Int { memory.bytes.load(ordering: .relaxed) }
+    package var bufferedBytes: Int { memory.bytes.load(ordering: .relaxed) }
 
     /// The last ``Configuration/timingHistory`` engine request timings, oldest first.
     public var recentTimings: [PreloadTiming] { state.withLock { $0.timings } }

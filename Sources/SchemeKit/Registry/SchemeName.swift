@@ -9,7 +9,7 @@ public struct SchemeName: RawRepresentable, Hashable, Sendable, CustomStringConv
     public let rawValue: String
 
     /// The schemes engines keep for themselves.
-    public static let reserved: Set<String> = [
+    package static let reserved: Set<String> = [
         "http", "https", "file", "about", "data", "blob", "javascript", "ws", "wss",
     ]
 

@@ -32,7 +32,7 @@
         public var droppedRecords = 0
 
         /// Creates zeroed counters.
-        public init() {}
+        package init() {}
 
         /// Paused requests not yet fulfilled, continued, failed or stopped.
         public var inFlight: Int { paused - fulfilled - continued - failed - stopped }

@@ -43,7 +43,7 @@
         /// The browser connection.
         package let connection: ChromiumConnection
         /// The configuration.
-        public let configuration: ChromiumAdapterConfiguration
+        package let configuration: ChromiumAdapterConfiguration
 
         package let state = Locked(State())
 

@@ -142,7 +142,7 @@
         /// Kills Chromium at once with `signal` (default `SIGKILL`), as a crash would; the connection
         /// then closes and every pending command throws ``ChromiumError/Code/disconnected``. Does
         /// nothing to an attached Chromium.
-        public func kill(signal: Int32 = SIGKILL) {
+        package func kill(signal: Int32 = SIGKILL) {
             process?.signal(signal)
         }
 

@@ -61,7 +61,7 @@
         var maximumMessageSize: Int? { pipe.withLock { $0 }?.maximumMessageSize }
 
         /// Whether the connection is closed (Chromium gone or `close()` called).
-        public var isClosed: Bool { core.closedError != nil }
+        package var isClosed: Bool { core.closedError != nil }
 
         /// Sends a command and returns its `result` object.
         ///

@@ -42,7 +42,7 @@
         public var protocolCode: Int?
 
         /// Creates an error.
-        public init(_ code: Code, _ message: String, protocolCode: Int? = nil) {
+        package init(_ code: Code, _ message: String, protocolCode: Int? = nil) {
             self.code = code
             self.message = message
             self.protocolCode = protocolCode

@@ -10,7 +10,7 @@
     /// keeps warm pages ready.
     public final class ChromiumPage: Sendable {
         /// The target's id (also its main frame's id).
-        public let targetId: String
+        package let targetId: String
         /// The flattened session's id.
         package let sessionId: String
         /// The connection the page belongs to.

@@ -44,11 +44,11 @@
     /// never past ``maximumBodySize``) so media is fetched in parts that fit.
     public final class FirefoxSchemeAdapter: Sendable {
         /// The registry that answers.
-        public let registry: SchemeRegistry
+        package let registry: SchemeRegistry
         /// The browser whose requests are served.
-        public let browser: FirefoxBrowser
+        package let browser: FirefoxBrowser
         /// The configuration.
-        public let configuration: FirefoxAdapterConfiguration
+        package let configuration: FirefoxAdapterConfiguration
         var connection: FirefoxConnection { browser.connection }
 
         package let state = Locked(State())

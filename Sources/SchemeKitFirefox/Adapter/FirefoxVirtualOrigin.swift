@@ -36,7 +36,7 @@
         public var url: String { originURL }
 
         /// The registry URL for a URL of this origin, or `nil` when the URL is not on it.
-        public func registryURL(for url: String) -> String? { mappedRegistryURL(for: url) }
+        package func registryURL(for url: String) -> String? { mappedRegistryURL(for: url) }
     }
 
     /// The shared mapping (``BrowserVirtualOrigin``): package, so the public API does not show it.

@@ -27,7 +27,7 @@
         /// Firefox's process id, for a browser ``launch(_:)`` started; `nil` for an attached one.
         public var processIdentifier: Int32? { process?.firefox.withLock { $0 } }
         /// Whether this browser attached to a Firefox it did not start (and will not stop).
-        public var isAttached: Bool { process == nil }
+        package var isAttached: Bool { process == nil }
         private let process: FirefoxProcess?
         private let temporaryDirectory: URL?
         /// Whether ``close()`` ends the session (it does when this browser started it).

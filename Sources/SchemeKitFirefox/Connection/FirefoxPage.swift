@@ -17,7 +17,7 @@
         /// The browsing context's id.
         package let context: String
         /// The browser the page belongs to.
-        public let browser: FirefoxBrowser
+        package let browser: FirefoxBrowser
         package var connection: FirefoxConnection { browser.connection }
 
         init(context: String, browser: FirefoxBrowser) {

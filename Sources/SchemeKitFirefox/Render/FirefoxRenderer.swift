@@ -39,11 +39,11 @@
         }
 
         /// The browser.
-        public let browser: FirefoxBrowser
+        package let browser: FirefoxBrowser
         /// The adapter serving the registry.
         public let adapter: FirefoxSchemeAdapter
         /// The page pool.
-        public let pool: SessionPool<FirefoxPage>
+        package let pool: SessionPool<FirefoxPage>
 
         private init(browser: FirefoxBrowser, adapter: FirefoxSchemeAdapter, pool: SessionPool<FirefoxPage>) {
             self.browser = browser

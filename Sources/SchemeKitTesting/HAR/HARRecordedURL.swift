@@ -41,7 +41,7 @@ public struct HARRecordedURL: Sendable {
     }
 
     /// The URL recorded for `request`.
-    public func url(for request: SchemeRequest) -> String {
+    package func url(for request: SchemeRequest) -> String {
         transform(request)
     }
 

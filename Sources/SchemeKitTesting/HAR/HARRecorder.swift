@@ -43,9 +43,9 @@ public struct HARRecorder<Wrapped: SchemeHandler>: SchemeForwardingHandler {
     /// The handler whose exchanges are recorded.
     public let wrapped: Wrapped
     /// The HAR file.
-    public let fileURL: URL
+    package let fileURL: URL
     /// How bodies are written.
-    public let options: HARRecordingOptions
+    package let options: HARRecordingOptions
     let store: HARStore
 
     /// Records into a new archive at `fileURL` (an existing file is replaced at the first write).

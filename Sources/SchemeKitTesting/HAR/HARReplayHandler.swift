@@ -85,7 +85,7 @@ public struct HARReplayHandler: SchemeHandler {
     }
 
     /// The options.
-    public let configuration: Configuration
+    package let configuration: Configuration
     let store: HARStore
     /// In update mode, the upstream wrapped in a recorder writing into ``store``.
     let recorder: (any SchemeHandler)?

@@ -20,12 +20,16 @@ public struct NetworkFailure: Sendable {
     /// - Parameters:
     ///   - byte: The body bytes delivered before the failure (negative counts as 0).
     ///   - error: The failure. Default: an ``InjectedError`` saying "connection lost after N bytes".
-    public init(byte: Int, error: (any Error)? = nil) {
+    package init(byte: Int, error: (any Error)? = nil) {
         self.byte = max(0, byte)
         self.error = error ?? InjectedError("connection lost after \(max(0, byte)) bytes (injected)")
     }
 
-    /// A failure after `byte` body bytes; see ``init(byte:error:)``.
+    /// A failure after `byte` body bytes.
+    ///
+    /// - Parameters:
+    ///   - byte: The body bytes delivered before the failure (negative counts as 0).
+    ///   - error: The failure. Default: an ``InjectedError`` saying "connection lost after N bytes".
     public static func atByte(_ byte: Int, error: (any Error)? = nil) -> NetworkFailure {
         NetworkFailure(byte: byte, error: error)
     }

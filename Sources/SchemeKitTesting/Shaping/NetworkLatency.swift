@@ -51,10 +51,10 @@ public struct NetworkLatency: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether every draw is zero.
-    public var isNone: Bool { distribution == .fixed(.zero) }
+    package var isNone: Bool { distribution == .fixed(.zero) }
 
     /// Draws one delay from `generator` (a fixed latency draws nothing).
-    public func sample(using generator: inout some RandomNumberGenerator) -> Duration {
+    package func sample(using generator: inout some RandomNumberGenerator) -> Duration {
         switch distribution {
         case .fixed(let delay):
             return delay

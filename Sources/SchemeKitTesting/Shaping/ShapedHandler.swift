@@ -30,9 +30,9 @@ public struct ShapedHandler<Wrapped: SchemeHandler, C: Clock<Duration>>: SchemeF
     /// The handler behind the simulated network.
     public let wrapped: Wrapped
     /// The simulated network.
-    public let conditions: NetworkConditions
+    package let conditions: NetworkConditions
     /// The clock the waits are measured on.
-    public let clock: C
+    package let clock: C
     /// Where latency draws come from: seeded once per handler.
     private let generator: Locked<SeededGenerator>
 

@@ -128,7 +128,7 @@
         }
 
         /// Whether ``bindAddress`` is a loopback address (`127.0.0.0/8`, `::1`, `localhost`).
-        public var bindsLoopbackOnly: Bool {
+        package var bindsLoopbackOnly: Bool {
             let address = bindAddress.lowercased()
             return address == "localhost" || address == "::1" || address == "[::1]" || address.hasPrefix("127.")
         }
@@ -144,7 +144,7 @@
             HTTPField.Name("Keep-Alive")!, .upgrade, .te, .trailer, .date,
         ]
 
-        /// Throws ``ServeError/invalidOption(_:)`` naming the first header rule that touches one of
+        /// Throws a ``ServeError`` (a usage error) naming the first header rule that touches one of
         /// ``serverOwnedFields``.
         func validateHeaderRules() throws {
             for rule in headerRules where Self.serverOwnedFields.contains(rule.name) {

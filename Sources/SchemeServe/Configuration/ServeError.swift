@@ -12,11 +12,11 @@
         private let kind: Kind
 
         /// The served path is not an existing directory.
-        public static func notADirectory(_ path: String) -> ServeError { ServeError(kind: .notADirectory(path)) }
+        package static func notADirectory(_ path: String) -> ServeError { ServeError(kind: .notADirectory(path)) }
         /// An option needs a handler that is not available in this build.
-        public static func unavailable(_ option: String) -> ServeError { ServeError(kind: .unavailable(option)) }
+        package static func unavailable(_ option: String) -> ServeError { ServeError(kind: .unavailable(option)) }
         /// An option's value is invalid.
-        public static func invalidOption(_ message: String) -> ServeError { ServeError(kind: .invalidOption(message)) }
+        package static func invalidOption(_ message: String) -> ServeError { ServeError(kind: .invalidOption(message)) }
         /// The server could not listen (port in use, address not available).
         public static func bindFailed(address: String, port: Int, reason: String) -> ServeError {
             ServeError(kind: .bindFailed(address, port, reason))
