@@ -25,8 +25,9 @@
 # `gzip on`, level 1, for JavaScript) and a 1 KiB image (`logo.png`), 64 connections. Every (row,
 # server) pair once per round, rounds interleaved. Prints per pair the median requests/s, the median of the
 # rounds' p99 latencies (wrk --latency), the ratio to nginx (open_file_cache off) and each round's
-# figure; then 10 MiB at 64 connections once against schemeserve and nginx, with each one's peak
-# RSS (VmHWM) after it. Needs: nginx, wrk, caddy, node-http-server, taskset.
+# figure; then the same rows below saturation for nginx, nio-floor and schemeserve (each connection
+# pausing between requests: p99 then measures the server, not wrk's queue); then 10 MiB at 64
+# connections once against schemeserve and nginx, with each one's peak RSS (VmHWM) after it. Needs: nginx, wrk, caddy, node-http-server, taskset.
 set -euo pipefail
 
 DURATION="${1:-5}"
@@ -168,9 +169,13 @@ for server in "${SERVERS[@]}"; do
 done
 
 # wrk on core 1: prints "requests/s p99-ms".
-measure() { # url connections [shape]
+measure() { # url connections [shape] [pause-ms: each connection waits this long between requests]
     local extra=()
     mapfile -t extra < <(shape_args "${3:-bare}")
+    if [[ -n "${4:-}" ]]; then
+        echo "function delay() return $4 end" >"$WORK/pace-$4.lua"
+        extra+=(-s "$WORK/pace-$4.lua")
+    fi
     taskset -c 1 wrk -t1 -c"$2" -d"${DURATION}s" --latency -H "Host: localhost" "${extra[@]}" "$1" | awk '
         /Requests\/sec/ { rps = $2 }
         $1 == "99%" { v = $2; unit = v; gsub(/[0-9.]/, "", unit); gsub(/[a-z]/, "", v)
@@ -205,6 +210,38 @@ for file in "${ROWS[@]}"; do
         printf '%-9s %-12s %5s %12.0f %10.1f %9.2f %9s   %s\n' "${LABEL[$file]}" "$server" "${CONNS[$file]}" \
             "${MED[$file.$server]}" "$(echo "${MED[$file.$server]} * ${SIZE[$file]} / 1048576" | bc -l)" \
             "$(echo "${P99[$file.$server]}" | median)" "$ratio" "${RPS[$file.$server]}"
+    done
+done
+
+# Latency below saturation: every connection pauses between requests (2 ms for the small files,
+# 60 ms for 10 MiB), so neither server nor wrk runs flat out and p99 is the server's, not wrk's
+# queue (a saturated closed loop gives the faster server the longer queue). The load then follows
+# each server's latency: the figure is its requests/s and p99 at that load.
+PACED=()
+for server in nginx nio-floor schemeserve; do [[ -n "${PORT[$server]:-}" ]] && PACED+=("$server"); done
+declare -A PACE=([small.txt]=2 [medium.txt]=2 [large.bin]=60 [app.js]=2 [logo.png]=2)
+declare -A PRPS PP99
+for round in $(seq "$ROUNDS"); do
+    echo "paced round $round/$ROUNDS…" >&2
+    for file in "${ROWS[@]}"; do
+        for server in "${PACED[@]}"; do
+            read -r rps p99 < <(measure "http://127.0.0.1:${PORT[$server]}/${FILE[$file]}" "${CONNS[$file]}" \
+                "${SHAPE[$file]}" "${PACE[$file]}")
+            PRPS[$file.$server]+="$rps "
+            PP99[$file.$server]+="$p99 "
+        done
+    done
+done
+echo
+echo "Below saturation (each connection pauses ${PACE[small.txt]} ms, 10 MiB ${PACE[large.bin]} ms, between requests); medians."
+printf '%-9s %-12s %5s %12s %9s %12s\n' row server conns "requests/s" "p99 ms" "p99 x nginx"
+for file in "${ROWS[@]}"; do
+    for server in "${PACED[@]}"; do
+        p99="$(echo "${PP99[$file.$server]}" | median)"
+        ratio="-"
+        [[ -n "${PP99[$file.nginx]:-}" ]] && ratio="$(printf '%.2f' "$(echo "$p99 / $(echo "${PP99[$file.nginx]}" | median)" | bc -l)")"
+        printf '%-9s %-12s %5s %12.0f %9.2f %12s\n' "${LABEL[$file]}" "$server" "${CONNS[$file]}" \
+            "$(echo "${PRPS[$file.$server]}" | median)" "$p99" "$ratio"
     done
 done
 

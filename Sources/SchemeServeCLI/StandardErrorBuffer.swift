@@ -16,8 +16,13 @@
 
         /// Adds `line` (with its newline); writes everything held once past ``limit``.
         func append(_ line: String) {
+            append(Array(line.utf8))
+        }
+
+        /// Adds `lines` (whole lines, with their newlines); writes everything held once past ``limit``.
+        func append(_ lines: [UInt8]) {
             let full = pending.withLock { bytes -> [UInt8]? in
-                bytes.append(contentsOf: line.utf8)
+                bytes.append(contentsOf: lines)
                 guard bytes.count >= Self.limit else { return nil }
                 defer { bytes.removeAll(keepingCapacity: true) }
                 return bytes

@@ -30,6 +30,16 @@
         /// Only the JSON format writes metadata.
         var writesMetadata: Bool { format == .json }
 
+        /// The text format's `<time> <level> `, when lines are held in a buffer.
+        func plainTextPrefix(level: Logger.Level) -> String? {
+            guard format == .text, buffer != nil else { return nil }
+            return "\(LogTimestamp.now()) \(level) "
+        }
+
+        func holdPlainText(_ text: [UInt8]) {
+            buffer?.append(text)
+        }
+
         subscript(metadataKey key: String) -> Logger.Metadata.Value? {
             get { metadata[key] }
             set { metadata[key] = newValue }

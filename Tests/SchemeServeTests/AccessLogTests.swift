@@ -98,6 +98,46 @@
             #expect(metadata.allSatisfy { ($0?["status"] == "200") == wantsMetadata })
         }
 
+        /// A handler that takes plain-text lines in batches, as schemeserve's text format does.
+        final class PlainTextHandler: AccessLogFlushing, @unchecked Sendable {
+            let text = Locked<[UInt8]>([])
+            let events = Locked(0)
+            var logLevel: Logger.Level = .info
+            var metadata: Logger.Metadata = [:]
+            subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+                get { metadata[key] }
+                set { metadata[key] = newValue }
+            }
+            func log(event: LogEvent) { events.withLock { $0 += 1 } }
+            func flush() {}
+            func plainTextPrefix(level: Logger.Level) -> String? { "T \(level) " }
+            func holdPlainText(_ text: [UInt8]) { self.text.withLock { $0 += text } }
+        }
+
+        /// Lines built for a plain-text handler say what a log event's message says, after the
+        /// handler's prefix, one per record, with no log event.
+        @Test func plainTextLinesAreTheMessagesAfterThePrefix() async throws {
+            let handler = PlainTextHandler()
+            let log = AccessLog(logger: Logger(label: "access") { _ in handler })
+            let started = ContinuousClock.now
+            log.record(method: .get, target: "/a.js?x=1", status: 200, bytes: 1234, started: started, handler: "files")
+            log.record(
+                AccessLog.Line(method: .head, target: "/b", status: 404, bytes: 0, handler: "guard"), started: started)
+            log.record(
+                method: .get, target: "/big", status: 200, bytes: 65536, started: started, handler: "files",
+                aborted: true)
+            log.flush()
+            let lines = String(decoding: handler.text.withLock { $0 }, as: UTF8.self).split(
+                separator: "\n", omittingEmptySubsequences: false)
+            #expect(lines.count == 4, "\(lines)")
+            #expect(lines.last == "")
+            #expect(lines[0].wholeMatch(of: /T info GET \/a\.js\?x=1 200 1234B \d+\.\d+ms files/) != nil, "\(lines[0])")
+            #expect(lines[1].wholeMatch(of: /T info HEAD \/b 404 0B \d+\.\d+ms guard/) != nil, "\(lines[1])")
+            #expect(
+                lines[2].wholeMatch(of: /T info GET \/big 200 65536B \d+\.\d+ms files aborted/) != nil, "\(lines[2])")
+            #expect(handler.events.withLock { $0 } == 0)
+        }
+
         /// The duration prints as `Double`'s description of the value rounded to hundredths did.
         @Test func durationsPrintAsTheRoundedDouble() {
             var generator = SystemRandomNumberGenerator()

@@ -10,9 +10,18 @@
         /// Whether the handler writes the access line's metadata (method, path, status, bytes, ms,
         /// handler) and not only its message; when `false` the log skips building it. Default: `true`.
         var writesMetadata: Bool { get }
+        /// The start of a line written now at `level` (`2025-01-01T12:00:00Z info `), when the
+        /// handler writes plain-text lines, each that start and the message; `nil` when it does
+        /// not, and lines go through `log(event:)`. Default: `nil`.
+        func plainTextPrefix(level: Logger.Level) -> String?
+        /// Holds `text` (whole lines, each a ``plainTextPrefix(level:)`` and a message, ending in a
+        /// newline) until ``flush()``. The access log hands a batch over in one call.
+        func holdPlainText(_ text: [UInt8])
     }
 
     extension AccessLogFlushing {
         package var writesMetadata: Bool { true }
+        package func plainTextPrefix(level: Logger.Level) -> String? { nil }
+        package func holdPlainText(_ text: [UInt8]) {}
     }
 #endif
