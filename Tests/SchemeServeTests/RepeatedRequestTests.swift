@@ -215,15 +215,12 @@
                 try await onThread {
                     let connection = try Connection(port: port)
                     let request = Self.script("/b.js")
-                    let end = Date.now.addingTimeInterval(2)
-                    var answered = 0
-                    while Date.now < end {
+                    // Eight requests 200 ms apart: 1.6 s, well past the 600 ms idle timeout.
+                    for _ in 0..<8 {
                         try connection.send(request)
                         #expect(try connection.response().status == 200)
-                        answered += 1
                         Thread.sleep(forTimeInterval: 0.2)
                     }
-                    #expect(answered >= 5)
                     #expect(
                         ServeTimeoutTests.closedByPeer(connection.fd, within: 3),
                         "idle after its last repeat, it closes")
