@@ -47,7 +47,9 @@ cleanup() {
 trap cleanup EXIT
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-on_core0() { taskset -c 0 "$@"; }
+# Only ever run in the background (`on_core0 server … &`): `exec` makes `$!` the server itself, so the
+# cleanup kills the server and not just the subshell that started it (which left servers running).
+on_core0() { exec taskset -c 0 "$@"; }
 
 mkdir -p "$WORK/site"
 chmod 755 "$WORK" "$WORK/site" # nginx's worker runs unprivileged
@@ -184,17 +186,30 @@ measure() { # url connections [shape] [pause-ms: each connection waits this long
 }
 median() { tr ' ' '\n' | grep . | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 
-declare -A RPS P99
-for round in $(seq "$ROUNDS"); do
-    echo "round $round/$ROUNDS…" >&2
-    for file in "${ROWS[@]}"; do
-        for server in "${SERVERS[@]}"; do
-            read -r rps p99 < <(measure "http://127.0.0.1:${PORT[$server]}/${FILE[$file]}" "${CONNS[$file]}" "${SHAPE[$file]}")
-            RPS[$file.$server]+="$rps "
-            P99[$file.$server]+="$p99 "
+# Every (row, server) pair once per round, rounds interleaved, into two arrays (requests/s and
+# p99 by "row.server"); with "paced", each connection pauses ${PACE[row]} ms between requests.
+run_rounds() { # rps-array p99-array paced|full servers...
+    local -n rps_out=$1 p99_out=$2
+    local mode=$3 round file server rps p99 pause
+    shift 3
+    for round in $(seq "$ROUNDS"); do
+        echo "${mode} round $round/$ROUNDS…" >&2
+        for file in "${ROWS[@]}"; do
+            pause=""
+            [[ "$mode" == paced ]] && pause="${PACE[$file]}"
+            for server in "$@"; do
+                read -r rps p99 < <(measure "http://127.0.0.1:${PORT[$server]}/${FILE[$file]}" "${CONNS[$file]}" \
+                    "${SHAPE[$file]}" "$pause")
+                rps_out[$file.$server]+="$rps "
+                p99_out[$file.$server]+="$p99 "
+            done
         done
     done
-done
+}
+
+declare -A PACE=([small.txt]=2 [medium.txt]=2 [large.bin]=60 [app.js]=2 [logo.png]=2)
+declare -A RPS P99
+run_rounds RPS P99 full "${SERVERS[@]}"
 
 echo
 echo "One core per server (taskset -c 0, one worker/event loop), wrk -t1 on core 1, ${DURATION} s × $ROUNDS interleaved rounds; medians."
@@ -219,19 +234,8 @@ done
 # each server's latency: the figure is its requests/s and p99 at that load.
 PACED=()
 for server in nginx nio-floor schemeserve; do [[ -n "${PORT[$server]:-}" ]] && PACED+=("$server"); done
-declare -A PACE=([small.txt]=2 [medium.txt]=2 [large.bin]=60 [app.js]=2 [logo.png]=2)
 declare -A PRPS PP99
-for round in $(seq "$ROUNDS"); do
-    echo "paced round $round/$ROUNDS…" >&2
-    for file in "${ROWS[@]}"; do
-        for server in "${PACED[@]}"; do
-            read -r rps p99 < <(measure "http://127.0.0.1:${PORT[$server]}/${FILE[$file]}" "${CONNS[$file]}" \
-                "${SHAPE[$file]}" "${PACE[$file]}")
-            PRPS[$file.$server]+="$rps "
-            PP99[$file.$server]+="$p99 "
-        done
-    done
-done
+run_rounds PRPS PP99 paced "${PACED[@]}"
 echo
 echo "Below saturation (each connection pauses ${PACE[small.txt]} ms, 10 MiB ${PACE[large.bin]} ms, between requests); medians."
 printf '%-9s %-12s %5s %12s %9s %12s\n' row server conns "requests/s" "p99 ms" "p99 x nginx"
