@@ -80,17 +80,18 @@
             var size: Int { request.readableBytes + response.readableBytes }
         }
 
-        private var entries: [Key: Entry] = [:]
-        private var bytes = 0
-        private var answers: [Int: Answer] = [:]
-        private var answerBytes = 0
+        private var entries = BoundedTable<Key, Entry>(
+            byteLimit: EncodedResponseCache.byteLimit, countLimit: EncodedResponseCache.countLimit,
+            size: { $0.body?.readableBytes ?? 0 })
+        private var answers = BoundedTable<Int, Answer>(
+            byteLimit: EncodedResponseCache.byteLimit, countLimit: EncodedResponseCache.countLimit, size: \.size)
         /// The `Date` value, computed at most once a second for the loop.
         var dates = HTTPDateCache()
 
         /// The entry for `key`, its `Date` made current.
         func entry(_ key: Key) -> Entry? {
             guard var entry = entries[key] else { return nil }
-            if refreshDate(&entry) { entries[key] = entry }
+            if refreshDate(&entry) { entries.store(entry, for: key) }
             return entry
         }
 
@@ -105,8 +106,7 @@
             let hash = Self.hash(request)
             guard let answer = answers[hash], answer.request == request else { return nil }
             guard answer.validator.isCurrent() else {
-                answers.removeValue(forKey: hash)
-                answerBytes -= answer.size
+                answers.remove(hash)
                 return nil
             }
             let date = dates.now()
@@ -117,18 +117,10 @@
             return answer
         }
 
-        /// Keeps `answer` under its request; starts over when full.
+        /// Keeps `answer` under its request (within ``byteLimit`` and ``countLimit``, see
+        /// ``BoundedTable``).
         func store(_ answer: Answer) {
-            let size = answer.size
-            guard size <= Self.byteLimit / 8 else { return }
-            if answerBytes + size > Self.byteLimit || answers.count >= Self.countLimit {
-                answers.removeAll(keepingCapacity: true)
-                answerBytes = 0
-            }
-            if let old = answers.updateValue(answer, forKey: Self.hash(answer.request)) {
-                answerBytes -= old.size
-            }
-            answerBytes += size
+            answers.store(answer, for: Self.hash(answer.request))
         }
 
         private static func hash(_ request: ByteBuffer) -> Int {
@@ -146,16 +138,9 @@
             return true
         }
 
-        /// Keeps `entry` under `key`; starts over when full (entries are cheap to make again).
+        /// Keeps `entry` under `key` (within ``byteLimit`` and ``countLimit``, see ``BoundedTable``).
         func store(_ entry: Entry, for key: Key) {
-            let size = entry.body?.readableBytes ?? 0
-            guard size <= Self.byteLimit / 8 else { return }
-            if bytes + size > Self.byteLimit || entries.count >= Self.countLimit {
-                entries.removeAll(keepingCapacity: true)
-                bytes = 0
-            }
-            if let old = entries.updateValue(entry, forKey: key) { bytes -= old.body?.readableBytes ?? 0 }
-            bytes += size
+            entries.store(entry, for: key)
         }
 
         /// One cache per event loop, for every connection of a server.
