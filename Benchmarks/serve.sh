@@ -53,8 +53,11 @@ on_core0() { exec taskset -c 0 "$@"; }
 
 mkdir -p "$WORK/site"
 chmod 755 "$WORK" "$WORK/site" # nginx's worker runs unprivileged
-head -c 1024 /dev/urandom | base64 -w0 | head -c 1024 >"$WORK/site/small.txt"
-head -c $((64 * 1024)) /dev/urandom | base64 -w0 | head -c $((64 * 1024)) >"$WORK/site/medium.txt"
+# Random text of N bytes. Not `head | base64 | head`: under `pipefail` the first `head` closing early
+# can kill `base64` with SIGPIPE, which ended the whole run (exit 141) now and then.
+random_text() { python3 -c "import base64, os, sys; sys.stdout.write(base64.b64encode(os.urandom($1)).decode()[:$1])"; }
+random_text 1024 >"$WORK/site/small.txt"
+random_text $((64 * 1024)) >"$WORK/site/medium.txt"
 head -c $((10 * 1024 * 1024)) /dev/urandom >"$WORK/site/large.bin"
 # A script as scripts are (the sample app's own, 1 KiB of it) and an image (random bytes).
 head -c 1024 "$HERE/Samples/app/index.html" | tail -c +200 >"$WORK/site/app.js"
