@@ -132,7 +132,10 @@
 
         @Option(
             name: .customLong("event-loops"),
-            help: "How many threads accept and answer connections. Default: one per core.")
+            help: """
+                How many threads accept and answer connections. Default: one per core the process \
+                may run on (its CPU affinity and cgroup limits).
+                """)
         var eventLoops: Int?
 
         @Option(

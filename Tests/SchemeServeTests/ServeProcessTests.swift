@@ -61,6 +61,31 @@
             #expect(repeats(all) == 10, "\(all)")
         }
 
+        /// One event loop per core the process may run on: pinned to one core with `taskset`, the
+        /// server runs one loop, not one per core of the machine; `--event-loops` still decides.
+        @Test(
+            .enabled(
+                if: ProcessInfo.processInfo.activeProcessorCount >= 2
+                    && FileManager.default.isExecutableFile(atPath: "/usr/bin/taskset"),
+                "needs two cores and taskset"))
+        func eventLoopsFollowTheCPUAffinity() throws {
+            func loops(_ server: ServeProcess) throws -> Int {
+                let tasks = "/proc/\(server.process.processIdentifier)/task"
+                return try FileManager.default.contentsOfDirectory(atPath: tasks).count { task in
+                    let name = (try? String(contentsOfFile: "\(tasks)/\(task)/comm", encoding: .utf8)) ?? ""
+                    return name.hasPrefix("NIO-ELT") || name.hasPrefix("NIO-SGLTN")
+                }
+            }
+            let pinned = try ServeProcess([Self.sampleApp], cpus: "0")
+            defer { pinned.stop() }
+            #expect(try RawHTTP.request(port: pinned.port, "/data/app.json").status == 200)
+            #expect(try loops(pinned) == 1)
+            let named = try ServeProcess([Self.sampleApp, "--event-loops", "3"], cpus: "0")
+            defer { named.stop() }
+            #expect(try RawHTTP.request(port: named.port, "/data/app.json").status == 200)
+            #expect(try loops(named) == 3)
+        }
+
         @Test func serveIsTheDefaultSubcommand() throws {
             let server = try ServeProcess(["serve", Self.sampleApp])
             defer { server.stop() }

@@ -85,7 +85,9 @@
         /// The most bytes the small-file cache holds. Default: 32 MiB.
         public var smallFileCacheCapacity: Int
         /// How many event loops (threads) accept and answer connections, or `nil` for one per
-        /// core (SwiftNIO's shared group). Default: `nil`.
+        /// core the process may run on: SwiftNIO's count (the machine's cores within the cgroup's
+        /// `cpuset` and CPU quota) and, on Linux, at most the CPUs of the process's affinity mask
+        /// (`taskset -c 0 schemeserve …` runs one loop). Default: `nil`.
         public var eventLoopCount: Int?
         /// Response headers set or removed by path (`--header 'PATTERN: Name: value'`), applied in
         /// order (a later rule for the same field wins) to every response, the server's own answers

@@ -148,7 +148,12 @@
         let onReady: @Sendable (SchemeServer.BoundAddress) -> Void
 
         func run() async throws {
-            let ownGroup = configuration.eventLoopCount.map { MultiThreadedEventLoopGroup(numberOfThreads: max(1, $0)) }
+            // SwiftNIO's shared group has one loop per core it counts; a group of our own when the
+            // configuration names a count, or when the CPU affinity allows fewer cores than that.
+            let usable = UsableCores.count
+            let ownGroup = (configuration.eventLoopCount ?? (usable == System.coreCount ? nil : usable)).map {
+                MultiThreadedEventLoopGroup(numberOfThreads: max(1, $0))
+            }
             let group: any EventLoopGroup = ownGroup ?? MultiThreadedEventLoopGroup.singleton
             defer { if let ownGroup { ownGroup.shutdownGracefully { _ in } } }
             let quiescing = ServerQuiescingHelper(group: group)

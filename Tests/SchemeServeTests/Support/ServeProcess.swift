@@ -61,14 +61,19 @@
         }
 
         /// Starts `schemeserve <arguments> --port 0` and waits (bounded) for its first stdout line;
-        /// with `fileLimit`, under `ulimit -n fileLimit` (through `sh`, which then `exec`s it); with
-        /// `accessLog`, the access log on (off by default).
-        init(_ arguments: [String], timeout: Double = 30, fileLimit: Int? = nil, accessLog: Bool = false) throws {
+        /// with `fileLimit`, under `ulimit -n fileLimit`, and with `cpus`, under `taskset -c cpus`
+        /// (through `sh`, which then `exec`s it); with `accessLog`, the access log on (off by default).
+        init(
+            _ arguments: [String], timeout: Double = 30, fileLimit: Int? = nil, cpus: String? = nil,
+            accessLog: Bool = false
+        ) throws {
             let process = Process()
             let full = arguments + ["--port", "0"] + (accessLog ? [] : ["--no-access-log"])
-            if let fileLimit {
+            if fileLimit != nil || cpus != nil {
+                let limit = fileLimit.map { "ulimit -n \($0) && " } ?? ""
+                let pin = cpus.map { "taskset -c \($0) " } ?? ""
                 process.executableURL = URL(filePath: "/bin/sh")
-                process.arguments = ["-c", "ulimit -n \(fileLimit) && exec \"$0\" \"$@\"", Self.binary.path] + full
+                process.arguments = ["-c", "\(limit)exec \(pin)\"$0\" \"$@\"", Self.binary.path] + full
             } else {
                 process.executableURL = Self.binary
                 process.arguments = full
