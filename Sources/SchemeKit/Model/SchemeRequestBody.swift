@@ -3,7 +3,9 @@ public import Foundation
 /// The body of a ``SchemeRequest``: nothing, bytes in memory, or a stream of chunks.
 ///
 /// Most scheme requests are GET or HEAD and carry ``empty``. Engines that deliver POST bodies
-/// hand them over as ``bytes(_:)`` or, for large uploads, ``stream(_:)``.
+/// hand them over as ``bytes(_:)`` or, for large uploads, ``stream(_:)``. A handler takes the
+/// whole body with ``collect(upTo:)``, or reads it chunk by chunk with `for try await` (the body is
+/// an `AsyncSequence` of `Data`).
 public struct SchemeRequestBody: Sendable {
     enum Storage: Sendable {
         case empty
@@ -54,7 +56,10 @@ public struct SchemeRequestBody: Sendable {
 }
 
 /// Thrown by ``SchemeRequestBody/collect(upTo:)`` when a body is larger than allowed.
-public struct SchemeRequestBodyTooLarge: Error, Sendable {
+public struct SchemeRequestBodyTooLarge: Error, Sendable, CustomStringConvertible {
     /// The limit that was exceeded, in bytes.
     public let limit: Int
+
+    /// `request body larger than 16777216 bytes`.
+    public var description: String { "request body larger than \(limit) bytes" }
 }

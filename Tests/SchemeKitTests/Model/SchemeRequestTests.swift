@@ -111,6 +111,35 @@ struct SchemeRequestTests {
         #expect(try await request.body.collect() == Data("a=1".utf8))
     }
 
+    /// A handler reads an upload chunk by chunk, in the engine's order, without empty chunks; a
+    /// body in memory is one chunk, an empty body none; a failed stream throws its error.
+    @Test func bodiesAreReadChunkByChunk() async throws {
+        struct Reset: Error {}
+        func chunks(_ body: SchemeRequestBody) async throws -> [String] {
+            var chunks: [String] = []
+            for try await chunk in body { chunks.append(String(decoding: chunk, as: UTF8.self)) }
+            return chunks
+        }
+        let (stream, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
+        for part in ["ab", "", "cd", "e"] { continuation.yield(Data(part.utf8)) }
+        continuation.finish()
+        #expect(try await chunks(.stream(stream)) == ["ab", "cd", "e"])
+        #expect(try await chunks(.bytes(Data("whole".utf8))) == ["whole"])
+        #expect(try await chunks(.bytes(Data())) == [])
+        #expect(try await chunks(.empty) == [])
+
+        let (failing, failure) = AsyncThrowingStream<Data, any Error>.makeStream()
+        failure.yield(Data("x".utf8))
+        failure.finish(throwing: Reset())
+        var iterator = SchemeRequestBody.stream(failing).makeAsyncIterator()
+        #expect(try await iterator.next() == Data("x".utf8))
+        await #expect(throws: Reset.self) { _ = try await iterator.next() }
+        let tooLarge = await #expect(throws: SchemeRequestBodyTooLarge.self) {
+            try await SchemeRequestBody.bytes(Data(count: 16)).collect(upTo: 15)
+        }
+        #expect(tooLarge?.description == "request body larger than 15 bytes")
+    }
+
     @Test func streamedBodiesAreCollectedUpToALimit() async throws {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: Data.self)
         continuation.yield(Data(count: 10))
