@@ -16,6 +16,8 @@ has seen them. So:
    the bytes on disk.
 3. A file changed on disk, with the same size and a new modification time, is what the next reload
    and the next fetch see: the cached answer is not served again.
+4. With `--watch`, the page the browser gets (gzipped, as it asks) has the live-reload script, and
+   saving a stylesheet reloads the page, which still passes every self-check.
 
 Prints one line per check; exits 1 when any fails.
 """
@@ -118,6 +120,25 @@ def main():
                 text = page.evaluate(
                     "async (mode) => await (await fetch('data/app.json', { cache: mode })).text()", mode)
                 check(text.encode() == new, "fetch(cache: '%s') sees the changed file, not the cached answer" % mode)
+            watched = SchemeServe(os.path.join(args.bin, "schemeserve"), site, ["--watch"])
+            try:
+                live = browser.new_context().new_page()
+                encodings = []
+                live.on("response", lambda response: encodings.append(
+                    response.headers.get("content-encoding")) if response.url == watched.url else None)
+                live.goto(watched.url, wait_until="load")
+                check(encodings == ["gzip"], "--watch: the page comes gzipped, as the browser asks (%s)" % encodings)
+                check(live.evaluate("document.documentElement.outerHTML.includes('/__schemeserve/livereload')"),
+                      "--watch: the page has the live-reload script")
+                live.evaluate("window.beforeSave = true")
+                live.wait_for_timeout(500)  # the WebSocket connects
+                with live.expect_navigation(wait_until="load", timeout=15000):
+                    with open(os.path.join(site, "css", "style.css"), "a") as handle:
+                        handle.write("\n/* saved */\n")
+                check(live.evaluate("window.beforeSave") is None, "--watch: saving a stylesheet reloads the page")
+                check(passed(live.evaluate("window.sampleReport")), "--watch: the reloaded page passes every self-check")
+            finally:
+                check(watched.stop() == 0, "schemeserve --watch exits 0 on SIGTERM")
             browser.close()
     finally:
         status = server.stop()

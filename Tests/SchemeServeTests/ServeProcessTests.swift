@@ -247,6 +247,35 @@
             #expect(String(decoding: frame.dropFirst(2).prefix(6), as: UTF8.self) == "reload")
         }
 
+        /// A browser always offers gzip: the page it gets under `--watch` is gzipped and still has
+        /// the live-reload script, with a weak validator (the bytes are not the file's), and a
+        /// revalidation with it is a 304. Precompressed siblings are not served in place of it.
+        @Test func liveReloadReachesABrowserThatAcceptsGzip() throws {
+            let directory = try Fixtures.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let html = "<html><body>" + String(repeating: "<p>A paragraph of the page.</p>", count: 64) + "</body></html>"
+            try Fixtures.write(html, "index.html", in: directory)
+            try Fixtures.write("stale, precompressed earlier", "index.html.gz", in: directory)
+            let server = try ServeProcess([directory.path(percentEncoded: false), "--watch"])
+            defer { server.stop() }
+
+            let browser = ["Accept-Encoding": "gzip, deflate, br, zstd", "Accept": "text/html"]
+            for _ in 0..<2 {  // the second time from what the server kept
+                let page = try RawHTTP.request(port: server.port, "/index.html", headers: browser)
+                #expect(page.status == 200)
+                #expect(page.header("Content-Encoding") == "gzip")
+                let text = String(decoding: try Gunzip.withGzipTool(page.body), as: UTF8.self)
+                #expect(text.contains("/__schemeserve/livereload"))
+                #expect(text.range(of: "<script>")!.lowerBound < text.range(of: "</body>")!.lowerBound)
+                #expect(text.hasPrefix("<html><body><p>A paragraph"))
+                let etag = try #require(page.header("ETag"))
+                #expect(etag.hasPrefix("W/\""), "\(etag)")
+                let revalidation = try RawHTTP.request(
+                    port: server.port, "/index.html", headers: browser.merging(["If-None-Match": etag]) { $1 })
+                #expect(revalidation.status == 304)
+            }
+        }
+
         @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium")))
         func sampleAppPassesInHeadlessChromium() throws {
             let server = try ServeProcess([Self.sampleApp])

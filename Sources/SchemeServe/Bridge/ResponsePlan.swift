@@ -89,6 +89,10 @@
                 if let length = fields[.contentLength].flatMap(Int.init) {
                     fields[.contentLength] = String(length + script.count)
                 }
+                // The page with the script is not the file's bytes: its validator is weak, so
+                // `If-None-Match` still revalidates it and `If-Range` never joins a range of the
+                // file to it.
+                if let etag = fields[.eTag], etag.hasPrefix("\"") { fields[.eTag] = "W/" + etag }
             }
             if gzip, status == .ok, CompressibleContent.isCompressible(fields[.contentType]) {
                 if fields[.contentEncoding] == nil, fields[.contentRange] == nil, request.headerFields[.range] == nil,

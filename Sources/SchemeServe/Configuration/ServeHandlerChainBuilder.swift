@@ -56,12 +56,14 @@
                     spa: configuration.spa,
                     dotfiles: configuration.dotfiles,
                     listDirectories: configuration.listDirectories,
-                    precompressed: configuration.gzip,
+                    precompressed: configuration.gzip && !configuration.watch,
                     bodyCache: cacheLimit > 0 && configuration.smallFileCacheCapacity > 0
                         ? LocalFileHandler.BodyCache(
                             maxFileSize: cacheLimit, totalCostLimit: configuration.smallFileCacheCapacity)
                         : nil,
-                    encoders: configuration.gzip ? [GzipContentEncoder()] : []
+                    // With live reload the server puts its script into HTML before it gzips (the
+                    // response plan); a body the file handler gzipped itself would go out without it.
+                    encoders: configuration.gzip && !configuration.watch ? [GzipContentEncoder()] : []
                 )
             )
             var handlers: [any SchemeHandler] = [files]
