@@ -253,7 +253,8 @@
         @Test func liveReloadReachesABrowserThatAcceptsGzip() throws {
             let directory = try Fixtures.temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
-            let html = "<html><body>" + String(repeating: "<p>A paragraph of the page.</p>", count: 64) + "</body></html>"
+            let paragraphs = String(repeating: "<p>A paragraph of the page.</p>", count: 64)
+            let html = "<html><body>" + paragraphs + "</body></html>"
             try Fixtures.write(html, "index.html", in: directory)
             try Fixtures.write("stale, precompressed earlier", "index.html.gz", in: directory)
             let server = try ServeProcess([directory.path(percentEncoded: false), "--watch"])
