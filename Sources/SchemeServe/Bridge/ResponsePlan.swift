@@ -78,6 +78,9 @@
         private func plan(_ response: SchemeResponse, for request: HTTPRequest) -> ResponsePlan {
             var fields = response.headerFields
             ResponseTransforms.sanitise(&fields)
+            // The server dates every response itself (one `Date`, RFC 9110 §6.6.1): a fallback
+            // origin's, passed on by the network handler, would be a second.
+            fields[.date] = nil
             addSecurityHeaders(&fields, request: request)
             var transforms = ResponseTransforms()
             let status = response.status
