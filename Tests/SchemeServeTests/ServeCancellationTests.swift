@@ -41,6 +41,45 @@
             }
         }
 
+        /// A client that has the whole response (its declared length) and closes the connection
+        /// before the handler says it finished has not gone away mid-response: the handler
+        /// finishes (so a recorder wrapping it records the exchange), and the task is not stopped.
+        @Test func aClientThatLeavesWithTheWholeResponseLetsTheHandlerFinish() async throws {
+            let outcome = Locked<(finished: Bool?, returned: Bool)>((nil, false))
+            let handler = ClosureHandler(name: "slow-finish") { _, writer in
+                defer { outcome.withLock { $0.returned = true } }
+                var head = SchemeResponse(status: .ok, mimeType: "text/plain")
+                head.headerFields[.contentLength] = "5"
+                try await writer.writeHead(head)
+                try await writer.write(Data("hello".utf8))
+                try await Task.sleep(for: .milliseconds(300))  // the origin's end of stream, late
+                do {
+                    try await writer.finish()
+                    outcome.withLock { $0.finished = true }
+                } catch {
+                    outcome.withLock { $0.finished = false }
+                }
+                return .handled
+            }
+            try await TestServer.with(factories: ServeHandlerFactories(files: { _ in handler })) { server in
+                let fd = try RawHTTP.connect(port: server.port)
+                try RawHTTP.sendAll(fd, Data("GET /file HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8))
+                var received = Data()
+                var buffer = [UInt8](repeating: 0, count: 512)
+                while !String(decoding: received, as: UTF8.self).hasSuffix("\r\n\r\nhello") {
+                    let count = recv(fd, &buffer, buffer.count, 0)
+                    guard count > 0 else { break }
+                    received.append(contentsOf: buffer[..<count])
+                }
+                #expect(String(decoding: received, as: UTF8.self).hasSuffix("hello"))
+                close(fd)  // with the whole body, before the handler's finish
+                try await Self.waitUntil { outcome.withLock { $0.returned } && server.registry.metrics.live == 0 }
+                #expect(outcome.withLock { $0.finished } == true)
+                #expect(server.registry.metrics.finished == 1)
+                #expect(server.registry.metrics.stopped == 0)
+            }
+        }
+
         static func waitUntil(_ condition: @Sendable () -> Bool) async throws {
             for _ in 0..<500 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
         }

@@ -52,6 +52,8 @@
             let started: ContinuousClock.Instant?
             var status = 0
             var sent = 0
+            /// The body's declared length (`Content-Length`; 0 for HEAD), once the head is written.
+            var declaredLength: Int?
 
             init(
                 task: SchemeTask, bridge: ResponseBridge, request: HTTPRequest, rules: ResponsePlanner.Rules,
@@ -371,6 +373,8 @@
                 // Without a length, an HTTP/1.0 body ends with the connection.
                 if plan.fields[.contentLength] == nil, streaming.version.minor == 0 { streaming.keepAlive = false }
                 streaming.status = plan.status.code
+                streaming.declaredLength =
+                    streaming.request.method == .head ? 0 : plan.fields[.contentLength].flatMap(Int.init)
                 writeHead(plan, version: streaming.version, keepAlive: streaming.keepAlive, context: context)
                 return true
             }
@@ -442,10 +446,27 @@
             }
         }
 
+        /// How long a handler that has sent its whole declared body may take to finish once the
+        /// client has gone, before its task is stopped.
+        static let finishGrace = TimeAmount.seconds(5)
+
         /// The connection went away (or the handler was removed) mid-response: stop the task.
+        ///
+        /// Unless the client already has the whole response — its length was declared and every
+        /// byte of it sent — and closed the connection before the handler said it finished (a
+        /// fallback handler waits for the origin's end of stream): that is no abort. The handler
+        /// ends on its own, so what wraps it (a `--record-har` recorder) sees a finished exchange;
+        /// its task is stopped only if it has not ended within ``finishGrace``.
         private func abortStreaming() {
             guard let streaming else { return }
             self.streaming = nil
+            if let declared = streaming.declaredLength, streaming.sent >= declared, let loop = context?.eventLoop {
+                streaming.bridge.cancelConsumer()
+                log(streaming, status: streaming.status, bytes: streaming.sent, aborted: false)
+                let task = streaming.task
+                loop.scheduleTask(in: Self.finishGrace) { task.stop() }
+                return
+            }
             streaming.task.stop()
             streaming.bridge.cancelConsumer()
             log(streaming, status: streaming.status, bytes: streaming.sent, aborted: true)
