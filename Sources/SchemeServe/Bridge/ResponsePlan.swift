@@ -92,10 +92,7 @@
                 if let length = fields[.contentLength].flatMap(Int.init) {
                     fields[.contentLength] = String(length + script.count)
                 }
-                // The page with the script is not the file's bytes: its validator is weak, so
-                // `If-None-Match` still revalidates it and `If-Range` never joins a range of the
-                // file to it.
-                if let etag = fields[.eTag], etag.hasPrefix("\"") { fields[.eTag] = "W/" + etag }
+                ResponseTransforms.weakenETag(&fields)
             }
             if gzip, status == .ok, CompressibleContent.isCompressible(fields[.contentType]) {
                 if fields[.contentEncoding] == nil, fields[.contentRange] == nil, request.headerFields[.range] == nil,
@@ -106,10 +103,7 @@
                     fields[.contentEncoding] = "gzip"
                     fields[.contentLength] = nil
                     fields[.vary] = fields[.vary].map { $0 + ", Accept-Encoding" } ?? "Accept-Encoding"
-                    // The gzipped bytes are another representation: its validator is weak (as nginx
-                    // does), so `If-None-Match` still matches it (weak comparison) and `If-Range`
-                    // never does (a range of other bytes).
-                    if let etag = fields[.eTag], etag.hasPrefix("\"") { fields[.eTag] = "W/" + etag }
+                    ResponseTransforms.weakenETag(&fields)
                 } else if fields[.vary] == nil {
                     fields[.vary] = "Accept-Encoding"
                 }

@@ -28,6 +28,13 @@
             fields = clean
         }
 
+        /// Marks a strong `ETag` weak: the body that goes out (gzipped, or with the live-reload
+        /// script) is not the file's bytes, so `If-None-Match` still matches it (weak comparison)
+        /// and `If-Range` never does (a range of other bytes). nginx does the same for gzip.
+        static func weakenETag(_ fields: inout HTTPFields) {
+            if let etag = fields[.eTag], etag.hasPrefix("\"") { fields[.eTag] = "W/" + etag }
+        }
+
         /// Inserts `script` before the last `</body>` (case-insensitive), or appends it.
         static func inject(_ script: Data, into html: Data) -> Data {
             let marker = Array("</body>".utf8)
