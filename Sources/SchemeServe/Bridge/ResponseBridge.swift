@@ -112,10 +112,13 @@
                 if let stream = try? GzipStream() {
                     transform.gzip = stream
                 } else {
-                    // No zlib stream: the identity body, as the head then says.
+                    // No zlib stream: the identity body, as the head then says, with the file's
+                    // strong tag again unless the live-reload script still changes the bytes.
                     plan.transforms.gzip = false
                     plan.fields[.contentEncoding] = nil
-                    plan.fields[.eTag] = plan.fields[.eTag].map { $0.hasPrefix("W/") ? String($0.dropFirst(2)) : $0 }
+                    if plan.transforms.injectScript == nil, let etag = plan.fields[.eTag], etag.hasPrefix("W/") {
+                        plan.fields[.eTag] = String(etag.dropFirst(2))
+                    }
                 }
             }
             transform.script = plan.transforms.injectScript
