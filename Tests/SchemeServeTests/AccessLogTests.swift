@@ -8,7 +8,7 @@
 
     /// The access log never blocks the event loop: records queue, a thread of the log's own writes
     /// them, and when standard error is stuck they are dropped, counted and reported.
-    @Suite(.timeLimit(.minutes(1)))
+    @Suite(.ownThread, .timeLimit(.minutes(1)))
     struct AccessLogTests {
         /// A log handler whose writes block until it is opened, as a full pipe on stderr would.
         final class StuckHandler: LogHandler, @unchecked Sendable {

@@ -11,7 +11,7 @@
 
     /// Each message of the `schemeserve` command line as a user meets it: the built binary, its exact
     /// standard error line and exit status (64 for usage errors, 1 for run-time failures), one prefix.
-    @Suite(.serialized, .timeLimit(.minutes(3)))
+    @Suite(.ownThread, .serialized, .timeLimit(.minutes(3)))
     struct CommandLineMessageTests {
         static let prefix = "schemeserve: error: "
         static var sampleApp: String { ServeProcessTests.sampleApp }

@@ -8,7 +8,7 @@
 
     /// Live reload's watcher: a change anywhere under the root, in directories made after it
     /// started too, is reported once per burst, and nothing is reported after `stop()`.
-    @Suite(.timeLimit(.minutes(1)))
+    @Suite(.ownThread, .timeLimit(.minutes(1)))
     struct DirectoryWatcherTests {
         final class Counter: Sendable {
             private let count = Atomic(0)

@@ -8,7 +8,7 @@
     /// schemeserve's gzip (system zlib through `CSchemeKitZlib`) read back by `gzip -dc` and by
     /// Python's zlib: whole bodies at both levels schemeserve uses, streamed bodies in uneven writes
     /// (compressible and not), and a streamed response over HTTP.
-    @Suite(.timeLimit(.minutes(2)))
+    @Suite(.ownThread, .timeLimit(.minutes(2)))
     struct GzipStreamTests {
         /// JavaScript-like text, compressible but not trivially.
         static func text(_ count: Int) -> Data {

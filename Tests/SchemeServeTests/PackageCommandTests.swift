@@ -5,7 +5,7 @@
 
     /// `schemeserve package …` and `serve --store` as a user runs them: real zips made with the `zip`
     /// tool, the built binary, a real HTTP server on 127.0.0.1.
-    @Suite(.serialized, .timeLimit(.minutes(3)))
+    @Suite(.ownThread, .serialized, .timeLimit(.minutes(3)))
     struct PackageCommandTests {
         /// A temporary directory with `v1.zip` and `v2.zip` (each an index.html naming its version and
         /// an app.js) made by the `zip` command line tool, and a store path inside it.

@@ -11,7 +11,7 @@
     /// A request repeated byte for byte is answered before HTTP decoding, from the response kept
     /// for it, on keep-alive connections as a browser uses them: in order with every other
     /// response, whole when it arrives in pieces, never ahead of a response still streaming.
-    @Suite(.timeLimit(.minutes(2)))
+    @Suite(.ownThread, .timeLimit(.minutes(2)))
     struct RepeatedRequestTests {
         /// Chromium's request for a script, kept alive.
         static func script(_ target: String, method: String = "GET") -> String {

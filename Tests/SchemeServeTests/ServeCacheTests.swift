@@ -6,7 +6,7 @@
 
     /// Conditional requests and ranges answered right when the small file is already in the body
     /// cache (after a few GETs), through a real schemeserve.
-    @Suite(.timeLimit(.minutes(2)))
+    @Suite(.ownThread, .timeLimit(.minutes(2)))
     struct ServeCacheTests {
         /// Warms the cache for `path` and returns the validators of the last GET.
         static func warm(_ server: TestServer, _ path: String) async throws -> (etag: String, lastModified: String) {

@@ -14,20 +14,27 @@
 
     /// A client that goes away stops the handler's task, before the head or mid-body, and the
     /// server keeps no request behind (`live` back to 0): no suspended response, no leak.
-    @Suite(.timeLimit(.minutes(1)))
+    @Suite(.ownThread, .timeLimit(.minutes(1)))
     struct ServeCancellationTests {
         @Test(arguments: [false, true])
         func aClientThatGoesAwayStopsTheTask(afterTheHead: Bool) async throws {
             let hanging = HangingHandler(writesHead: afterTheHead)
             try await TestServer.with(factories: ServeHandlerFactories(files: { _ in hanging })) { server in
-                let fd = try RawHTTP.connect(port: server.port)
-                try RawHTTP.sendAll(fd, Data("GET /never HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8))
+                let port = server.port
+                let fd = try await onThread {
+                    let fd = try RawHTTP.connect(port: port)
+                    try RawHTTP.sendAll(fd, Data("GET /never HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8))
+                    return fd
+                }
                 try await Self.waitUntil { hanging.started == 1 }
                 if afterTheHead {
                     // The head reached the client before it left.
-                    var buffer = [UInt8](repeating: 0, count: 512)
-                    let count = recv(fd, &buffer, buffer.count, 0)
-                    #expect(String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self).hasPrefix("HTTP/1.1 200"))
+                    let head = try await onThread {
+                        var buffer = [UInt8](repeating: 0, count: 512)
+                        let count = recv(fd, &buffer, buffer.count, 0)
+                        return String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self)
+                    }
+                    #expect(head.hasPrefix("HTTP/1.1 200"))
                 }
                 #expect(hanging.cancellations == 0)
                 close(fd)
@@ -62,17 +69,21 @@
                 return .handled
             }
             try await TestServer.with(factories: ServeHandlerFactories(files: { _ in handler })) { server in
-                let fd = try RawHTTP.connect(port: server.port)
-                try RawHTTP.sendAll(fd, Data("GET /file HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8))
-                var received = Data()
-                var buffer = [UInt8](repeating: 0, count: 512)
-                while !String(decoding: received, as: UTF8.self).hasSuffix("\r\n\r\nhello") {
-                    let count = recv(fd, &buffer, buffer.count, 0)
-                    guard count > 0 else { break }
-                    received.append(contentsOf: buffer[..<count])
+                let port = server.port
+                let received = try await onThread {
+                    let fd = try RawHTTP.connect(port: port)
+                    defer { close(fd) }  // with the whole body, before the handler's finish
+                    try RawHTTP.sendAll(fd, Data("GET /file HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8))
+                    var received = Data()
+                    var buffer = [UInt8](repeating: 0, count: 512)
+                    while !String(decoding: received, as: UTF8.self).hasSuffix("\r\n\r\nhello") {
+                        let count = recv(fd, &buffer, buffer.count, 0)
+                        guard count > 0 else { break }
+                        received.append(contentsOf: buffer[..<count])
+                    }
+                    return received
                 }
                 #expect(String(decoding: received, as: UTF8.self).hasSuffix("hello"))
-                close(fd)  // with the whole body, before the handler's finish
                 try await Self.waitUntil { outcome.withLock { $0.returned } && server.registry.metrics.live == 0 }
                 #expect(outcome.withLock { $0.finished } == true)
                 #expect(server.registry.metrics.finished == 1)

@@ -9,7 +9,7 @@
     /// make browsers do with cross-site GETs) must leave small requests answered at once, and the
     /// server's memory bounded. It used to compress each whole file on the event loop before the
     /// first byte: every other request then waited about ten seconds.
-    @Suite(.serialized, .timeLimit(.minutes(3)))
+    @Suite(.ownThread, .serialized, .timeLimit(.minutes(3)))
     struct ServeCompressionLoadTests {
         @Test func slowGzipReadersOfALargeFileDoNotStallSmallRequests() async throws {
             // Blocking sockets throughout: on a thread of its own, not the concurrency pool.

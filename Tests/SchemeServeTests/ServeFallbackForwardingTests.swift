@@ -7,7 +7,7 @@
     /// What `schemeserve --fallback` lets cross, run as a user runs it: the built binary in front of a
     /// real loopback origin (`Tests/Fixtures/origin.py`) that echoes the request fields it got and
     /// answers with `Set-Cookie` and `Access-Control-Allow-Origin: *`.
-    @Suite(.serialized, .timeLimit(.minutes(3)))
+    @Suite(.ownThread, .serialized, .timeLimit(.minutes(3)))
     struct ServeFallbackForwardingTests {
         /// What a browser on `localhost` may send: other local apps' cookies, credentials, and
         /// client identity a proxy in front would add.

@@ -6,7 +6,7 @@
     import Testing
 
     /// schemeserve's chain: one file handler owns dotfiles, siblings and the cache.
-    @Suite(.timeLimit(.minutes(2)))
+    @Suite(.ownThread, .timeLimit(.minutes(2)))
     struct ServeFileChainTests {
         @Test func theChainHoldsOnlyTheFileHandlerWithoutRemotes() throws {
             let root = try Fixtures.temporaryDirectory()

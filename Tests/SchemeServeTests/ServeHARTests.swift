@@ -7,7 +7,7 @@
     /// `schemeserve --har` and `--record-har`, the binary as a user runs it: a recorded site served
     /// offline ahead of the directory (a `.har` and Playwright's `.har.zip`), and a site recorded
     /// through `--fallback` with the URLs the browser used, then served back with the origin gone.
-    @Suite(.serialized, .timeLimit(.minutes(3)))
+    @Suite(.ownThread, .serialized, .timeLimit(.minutes(3)))
     struct ServeHARTests {
         /// A HAR as a browser recorded it at `http://127.0.0.1:9/` (a page, its entries), with a body
         /// beside it in `_file` as Playwright attaches them.

@@ -5,7 +5,7 @@
     import Testing
 
     /// End-to-end over real HTTP on 127.0.0.1 against an in-process server (raw TCP client).
-    @Suite(.timeLimit(.minutes(2)))
+    @Suite(.ownThread, .timeLimit(.minutes(2)))
     struct ServeHTTPTests {
         @Test(arguments: [
             ("/", "text/html"), ("/index.html", "text/html"), ("/a.css", "text/css"), ("/b.js", "text/javascript"),

@@ -8,7 +8,7 @@
 
     /// `--header 'PATTERN: Name: value'`: headers a host cannot otherwise set, by path, through the
     /// public configuration and over real HTTP.
-    @Suite(.timeLimit(.minutes(2)))
+    @Suite(.ownThread, .timeLimit(.minutes(2)))
     struct ServeHeaderRuleTests {
         @Test func headerRulesReachTheResponse() async throws {
             let rules = try [

@@ -13,7 +13,7 @@
 
     /// The `schemeserve` binary as a user runs it: CLI contract, shutdown, streaming memory,
     /// fallback, live reload and a real browser.
-    @Suite(.serialized, .timeLimit(.minutes(3)))
+    @Suite(.ownThread, .serialized, .timeLimit(.minutes(3)))
     struct ServeProcessTests {
         static var sampleApp: String {
             URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -294,11 +294,12 @@
             chromium.standardOutput = out
             chromium.standardError = FileHandle.nullDevice
             try chromium.run()
-            let reader = Task.detached { out.fileHandleForReading.readDataToEndOfFile() }
-            let deadline = Date.now.addingTimeInterval(90)
-            while chromium.isRunning && Date.now < deadline { usleep(50_000) }
-            if chromium.isRunning { chromium.terminate() }
-            let dom = String(decoding: try awaitBlocking(reader), as: UTF8.self)
+            // Bounded: a Chromium still running after 90 s is stopped, which ends its output.
+            DispatchQueue.global().asyncAfter(deadline: .now() + 90) { [chromium] in
+                if chromium.isRunning { chromium.terminate() }
+            }
+            let dom = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            chromium.waitUntilExit()
             #expect(dom.contains("<title>sample:ok</title>"), "\(dom.suffix(400))")
             #expect(
                 dom.contains(
@@ -319,20 +320,5 @@
             try handle.truncate(atOffset: UInt64(size))
             try handle.close()
         }
-    }
-
-    /// Waits for a detached task from synchronous test code (bounded by the caller's own deadline).
-    func awaitBlocking<T: Sendable>(_ task: Task<T, Never>) throws -> T {
-        let box = Locked<T?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            let value = await task.value
-            box.withLock { $0 = value }
-            done.signal()
-        }
-        guard done.wait(timeout: .now() + 30) == .success, let value = box.withLock({ $0 }) else {
-            throw RawHTTP.Failure(description: "timed out")
-        }
-        return value
     }
 #endif

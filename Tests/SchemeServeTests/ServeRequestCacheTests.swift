@@ -8,7 +8,7 @@
     /// A request asked again, byte for byte, for a small file that has not changed, is answered
     /// from the event loop's request cache (one `lstat`, no registry); everything else about the
     /// request still decides its answer.
-    @Suite(.timeLimit(.minutes(2)))
+    @Suite(.ownThread, .timeLimit(.minutes(2)))
     struct ServeRequestCacheTests {
         /// Chromium's request for a script, with `Host` and the target filled in.
         static func browserRequest(

@@ -7,10 +7,11 @@
 
     /// Connections that say nothing, or drip a head, or sit idle, are closed in time; out of
     /// descriptors the server backs off instead of spinning and serves again as they free up.
-    @Suite(.timeLimit(.minutes(2)))
+    @Suite(.ownThread, .timeLimit(.minutes(2)))
     struct ServeTimeoutTests {
         /// Reads until the peer closes (`true`) or `seconds` pass (`false`), sending `drip` one
         /// byte at a time meanwhile, a byte every 100 ms.
+        @available(*, noasync, message: "blocks its thread: call it inside onThread")
         static func closedByPeer(_ fd: Int32, within seconds: Double, dripping drip: String = "") -> Bool {
             let deadline = Date.now.addingTimeInterval(seconds)
             var pending = Array(drip.utf8)
@@ -36,26 +37,36 @@
                 try await withTimeout(seconds: 30) {
                     try await withThrowingTaskGroup(of: Void.self) { group in
                         group.addTask {
-                            let silent = try RawHTTP.connect(port: port)
-                            defer { close(silent) }
-                            #expect(Self.closedByPeer(silent, within: 5), "a connection that sends nothing")
+                            let closed = try await onThread {
+                                let silent = try RawHTTP.connect(port: port)
+                                defer { close(silent) }
+                                return Self.closedByPeer(silent, within: 5)
+                            }
+                            #expect(closed, "a connection that sends nothing")
                         }
                         group.addTask {
-                            let dripping = try RawHTTP.connect(port: port)
-                            defer { close(dripping) }
-                            let slow =
-                                "GET /index.html HTTP/1.1\r\nHost: localhost\r\nX-Slow: "
-                                + String(repeating: "a", count: 40)
-                            #expect(
-                                Self.closedByPeer(dripping, within: 5, dripping: slow), "a head dripped byte by byte")
+                            let closed = try await onThread {
+                                let dripping = try RawHTTP.connect(port: port)
+                                defer { close(dripping) }
+                                let slow =
+                                    "GET /index.html HTTP/1.1\r\nHost: localhost\r\nX-Slow: "
+                                    + String(repeating: "a", count: 40)
+                                return Self.closedByPeer(dripping, within: 5, dripping: slow)
+                            }
+                            #expect(closed, "a head dripped byte by byte")
                         }
                         group.addTask {
-                            let idle = try RawHTTP.connect(port: port)
-                            defer { close(idle) }
-                            try RawHTTP.sendAll(idle, Data("GET /index.html HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8))
-                            var buffer = [UInt8](repeating: 0, count: 65536)
-                            #expect(recv(idle, &buffer, buffer.count, 0) > 0, "the response came")
-                            #expect(Self.closedByPeer(idle, within: 5), "then the idle keep-alive connection closed")
+                            let (answered, closed) = try await onThread {
+                                let idle = try RawHTTP.connect(port: port)
+                                defer { close(idle) }
+                                try RawHTTP.sendAll(
+                                    idle, Data("GET /index.html HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8))
+                                var buffer = [UInt8](repeating: 0, count: 65536)
+                                let answered = recv(idle, &buffer, buffer.count, 0) > 0
+                                return (answered, Self.closedByPeer(idle, within: 5))
+                            }
+                            #expect(answered, "the response came")
+                            #expect(closed, "then the idle keep-alive connection closed")
                         }
                         try await group.waitForAll()
                     }

@@ -7,7 +7,7 @@
     /// Traversal payloads sent raw over TCP, so no client library normalises them: none may return
     /// a byte of the secrets placed next to the root (`../secret.txt`, `../root-old/secret.txt`,
     /// symlinks out), and none may crash the connection with a 500.
-    @Suite(.timeLimit(.minutes(2)))
+    @Suite(.ownThread, .timeLimit(.minutes(2)))
     struct TraversalTests {
         static let payloads: [String] = {
             let targets = ["secret.txt", "root-old/secret.txt"]

@@ -30,6 +30,7 @@
         }
 
         /// Connects to 127.0.0.1:`port`; receive timeout `timeout` seconds.
+        @available(*, noasync, message: "blocks its thread: call it inside onThread, or use fetch/transmit")
         static func connect(port: Int, timeout: Int = 10) throws -> Int32 {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             guard fd >= 0 else { throw Failure(description: "socket") }
@@ -50,6 +51,7 @@
             return fd
         }
 
+        @available(*, noasync, message: "blocks its thread: call it inside onThread, or use fetch/transmit")
         static func sendAll(_ fd: Int32, _ data: Data) throws {
             var offset = 0
             while offset < data.count {
@@ -62,6 +64,7 @@
         }
 
         /// Sends `request` verbatim and reads until EOF (send `Connection: close`).
+        @available(*, noasync, message: "blocks its thread: call it inside onThread, or use fetch/transmit")
         static func exchange(port: Int, _ request: Data, timeout: Int = 10) throws -> Response {
             let fd = try connect(port: port, timeout: timeout)
             defer { close(fd) }
@@ -77,6 +80,7 @@
         }
 
         /// A GET (or `method`) with `Host: 127.0.0.1` unless `host` says otherwise, closing the connection.
+        @available(*, noasync, message: "blocks its thread: call it inside onThread, or use fetch/transmit")
         static func request(
             port: Int,
             _ target: String,
