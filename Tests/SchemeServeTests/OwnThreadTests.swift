@@ -28,14 +28,19 @@
         }
 
         /// Tests blocking their threads at once (two here, as many as CI's pool has threads) leave
-        /// the pool free: a task on it runs while they block, not after.
+        /// the pool free: each blocks until a task on the pool has run, which without the trait
+        /// could not happen before the deadline on a two-core machine. (Other suites in the same
+        /// process may hold the pool for a while, hence the generous deadline.)
         @Test(arguments: [1, 2])
         func blockingLeavesThePoolFree(_ index: Int) async throws {
-            let blocking = Atomic<Bool>(true)
-            let ranWhileBlocked = Task.detached { blocking.load(ordering: .acquiring) }
-            usleep(500_000)  // a blocking call: a process to wait for, a socket to read
-            blocking.store(false, ordering: .releasing)
-            #expect(await ranWhileBlocked.value, "the pool's task ran only after the test stopped blocking")
+            let ran = Atomic<Bool>(false)
+            let poolTask = Task.detached { ran.store(true, ordering: .releasing) }
+            let deadline = ContinuousClock.now + .seconds(30)
+            // A blocking wait, as for a process or a socket.
+            while !ran.load(ordering: .acquiring), ContinuousClock.now < deadline { usleep(1000) }
+            let ranWhileBlocked = ran.load(ordering: .acquiring)
+            #expect(ranWhileBlocked, "no pool task ran while the test blocked")
+            await poolTask.value
         }
     }
 #endif
