@@ -49,6 +49,10 @@
                 throw ServeError.notADirectory(root.path(percentEncoded: false))
             }
             let cacheLimit = configuration.smallFileCacheLimit
+            // With live reload the server puts its script into HTML before it gzips (the response
+            // plan); a body the file handler gzipped itself, or a precompressed sibling, would go
+            // out without it.
+            let filesCompress = configuration.gzip && !configuration.watch
             let files = try factories.files(
                 .init(
                     root: configuration.root,
@@ -56,14 +60,12 @@
                     spa: configuration.spa,
                     dotfiles: configuration.dotfiles,
                     listDirectories: configuration.listDirectories,
-                    precompressed: configuration.gzip && !configuration.watch,
+                    precompressed: filesCompress,
                     bodyCache: cacheLimit > 0 && configuration.smallFileCacheCapacity > 0
                         ? LocalFileHandler.BodyCache(
                             maxFileSize: cacheLimit, totalCostLimit: configuration.smallFileCacheCapacity)
                         : nil,
-                    // With live reload the server puts its script into HTML before it gzips (the
-                    // response plan); a body the file handler gzipped itself would go out without it.
-                    encoders: configuration.gzip && !configuration.watch ? [GzipContentEncoder()] : []
+                    encoders: filesCompress ? [GzipContentEncoder()] : []
                 )
             )
             var handlers: [any SchemeHandler] = [files]
