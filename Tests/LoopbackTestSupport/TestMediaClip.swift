@@ -6,7 +6,8 @@ public import Foundation
 public enum TestMediaClip {
     /// The bytes of a clip `seconds` long.
     ///
-    /// - Throws: `CocoaError` when `gst-launch-1.0` is missing or fails.
+    /// - Throws: `CocoaError` when `gst-launch-1.0` is missing, fails, runs over two minutes, or
+    ///   leaves no WebM.
     public static func webm(seconds: Int) throws -> Data {
         let file = FileManager.default.temporaryDirectory
             .appendingPathComponent("schemekit-clip-\(getpid())-\(UUID().uuidString).webm")
@@ -21,8 +22,21 @@ public enum TestMediaClip {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
-        return try Data(contentsOf: file)
+        // Not `waitUntilExit()`: Foundation learns of the exit by reaping the child, and when a
+        // test process has started GLib (WebKitGTK's harness), GLib may reap it first; the wait
+        // then never returned (a hung WebKitGTK suite). Polled instead, bounded: the process ended
+        // when Foundation saw it exit or when it no longer exists at all.
+        let pid = process.processIdentifier
+        let deadline = Date.now.addingTimeInterval(120)
+        while process.isRunning, kill(pid, 0) == 0, Date.now < deadline { usleep(20_000) }
+        if process.isRunning, kill(pid, 0) == 0 {
+            process.terminate()
+            throw CocoaError(.fileWriteUnknown)
+        }
+        if !process.isRunning, process.terminationStatus != 0 { throw CocoaError(.fileWriteUnknown) }
+        // Reaped elsewhere, the status is lost: the file must then be a whole WebM (EBML magic).
+        let data = try Data(contentsOf: file)
+        guard data.starts(with: [0x1A, 0x45, 0xDF, 0xA3]) else { throw CocoaError(.fileReadCorruptFile) }
+        return data
     }
 }
