@@ -56,7 +56,9 @@ struct SessionPoolStateMachine {
 
     let configuration: SessionPoolConfiguration
     private(set) var entries: [SessionID: Entry] = [:]
-    /// Idle sessions, the most recently returned last (handed out first: it is the warmest).
+    /// Idle sessions, handed out from the end: sessions that served a holder before, the most
+    /// recently returned last (it is the warmest: its engine caches hold what it loaded), above
+    /// sessions never used, which wait at the front in the order they were made.
     private(set) var idle: [SessionID] = []
     private(set) var waiters: [Waiter] = []
     private(set) var statistics = SessionPoolStatistics()
@@ -248,7 +250,14 @@ struct SessionPoolStateMachine {
         }
         entries[id]?.phase = .idle
         entries[id]?.holder = nil
-        idle.append(id)
+        if entries[id]?.uses == 0 {
+            // A fresh session made in the background can be ready after one returned from a holder;
+            // the returned one stays first in line whatever the order they finished in.
+            let firstUsed = idle.firstIndex { entries[$0]?.uses ?? 0 > 0 } ?? idle.endIndex
+            idle.insert(id, at: firstUsed)
+        } else {
+            idle.append(id)
+        }
         return []
     }
 

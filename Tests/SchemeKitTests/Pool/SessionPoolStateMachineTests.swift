@@ -106,6 +106,24 @@ struct SessionPoolStateMachineTests {
         #expect(machine.snapshot.inUse == 1)
     }
 
+    @Test func aReturnedSessionIsHandedOutBeforeAFresherOneThatFinishedLater() {
+        // The race a loaded machine hit: the warm set's refill (2) is still being made when the
+        // holder of 1 goes away; 1 is reset and idle first, then 2 lands.
+        var machine = warmed(.init(warmCount: 1, maximumCount: 2))
+        var holder: Holder? = Holder()
+        #expect(machine.acquire(for: holder!) == .check(1))
+        #expect(machine.checked(1, healthy: true).actions == [.create(2)])
+        holder = nil
+        #expect(machine.sweep() == [.reset(1)])
+        #expect(machine.resetFinished(1, success: true) == [])
+        #expect(machine.created(2, success: true) == [])
+        #expect(machine.snapshot.idle == 2)
+        let next = Holder()
+        #expect(machine.acquire(for: next) == .check(1), "the view that served a holder comes back first")
+        _ = machine.checked(1, healthy: true)
+        #expect(machine.acquire(for: Holder()) == .check(2), "then the fresh one")
+    }
+
     @Test func aFailedResetIsDiscardedAndReplaced() {
         var machine = Machine(configuration: .init(warmCount: 1, maximumCount: 2))
         let holder = Holder()
