@@ -27,7 +27,8 @@
 # rounds' p99 latencies (wrk --latency), the ratio to nginx (open_file_cache off) and each round's
 # figure; then the same rows below saturation for nginx, nio-floor and schemeserve (each connection
 # pausing between requests: p99 then measures the server, not wrk's queue); then 10 MiB at 64
-# connections once against schemeserve and nginx, with each one's peak RSS (VmHWM) after it. Needs: nginx, wrk, caddy, node-http-server, taskset.
+# connections once against schemeserve and nginx, with each one's peak RSS (VmHWM) after it; and
+# 1 KiB requests' p99 while 8 connections pull 10 MiB from the same server. Needs: nginx, wrk, caddy, node-http-server, taskset.
 set -euo pipefail
 
 DURATION="${1:-5}"
@@ -250,6 +251,36 @@ for file in "${ROWS[@]}"; do
         printf '%-9s %-12s %5s %12.0f %9.2f %12s\n' "${LABEL[$file]}" "$server" "${CONNS[$file]}" \
             "$(echo "${PRPS[$file.$server]}" | median)" "$p99" "$ratio"
     done
+done
+
+# Small requests beside large ones: 2 connections ask for 1 KiB while 8 pull 10 MiB from the same
+# server (both wrk on core 1). The 1 KiB p99 is how long a page's small files wait behind a video
+# or a bundle on the same loop (schemeserve sends at most 1 MiB per connection per turn of its loop,
+# nginx 2 MiB per turn: `sendfile_max_chunk`).
+MIXED=()
+for server in nginx schemeserve; do [[ -n "${PORT[$server]:-}" ]] && MIXED+=("$server"); done
+declare -A MIX_P99 MIX_BIG
+for round in $(seq "$ROUNDS"); do
+    echo "mixed round $round/$ROUNDS…" >&2
+    for server in "${MIXED[@]}"; do
+        taskset -c 1 wrk -t1 -c8 -d"$((DURATION + 1))s" -H "Host: localhost" \
+            "http://127.0.0.1:${PORT[$server]}/large.bin" >"$WORK/mixed-big.txt" &
+        big=$!
+        sleep 0.5
+        read -r _ p99 < <(measure "http://127.0.0.1:${PORT[$server]}/small.txt" 2)
+        wait "$big"
+        MIX_P99[$server]+="$p99 "
+        MIX_BIG[$server]+="$(awk '/Requests\/sec/ {print $2}' "$WORK/mixed-big.txt") "
+    done
+done
+echo
+echo "1 KiB at 2 connections while 8 connections pull 10 MiB from the same server; medians."
+printf '%-12s %12s %12s   %s
+' server "1 KiB p99 ms" "10 MiB req/s" "rounds (p99 ms)"
+for server in "${MIXED[@]}"; do
+    printf '%-12s %12.2f %12.0f   %s
+' "$server" "$(echo "${MIX_P99[$server]}" | median)" \
+        "$(echo "${MIX_BIG[$server]}" | median)" "${MIX_P99[$server]}"
 done
 
 # Memory under many large downloads at once.

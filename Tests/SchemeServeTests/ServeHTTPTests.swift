@@ -263,6 +263,48 @@
             }
         }
 
+        /// A file larger than what one turn of the loop sends goes out in pieces, a turn each:
+        /// every byte in order, ranges across piece boundaries, and a request pipelined behind it
+        /// answered after its last byte.
+        @Test func aLargeFileGoesOutInTurnsWholeAndInOrder() async throws {
+            var random = SystemRandomNumberGenerator()
+            let size = 3 * (1 << 20) + 12_345
+            let bytes = Data((0..<size).map { _ in UInt8.random(in: 0...255, using: &random) })
+            try await TestServer.with(site: { root in
+                try Fixtures.standardSite(root)
+                try bytes.write(to: root.appending(path: "large.bin"))
+            }) { server in
+                let whole = try await RawHTTP.fetch(port: server.port, "/large.bin")
+                #expect(whole.status == 200)
+                #expect(whole.header("Content-Length") == "\(size)")
+                #expect(whole.body == bytes)
+
+                let across = (1 << 20) - 7...(2 << 20) + 9
+                let ranged = try await RawHTTP.fetch(
+                    port: server.port, "/large.bin",
+                    headers: ["Range": "bytes=\(across.lowerBound)-\(across.upperBound)"])
+                #expect(ranged.status == 206)
+                #expect(ranged.body == bytes[across])
+
+                let head = try await RawHTTP.fetch(port: server.port, "/large.bin", method: "HEAD")
+                #expect(head.header("Content-Length") == "\(size)")
+                #expect(head.body.isEmpty)
+
+                let pipelined =
+                    "GET /large.bin HTTP/1.1\r\nHost: localhost\r\n\r\n"
+                    + "GET /c.json HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+                let both = try await RawHTTP.transmit(port: server.port, Data(pipelined.utf8))
+                #expect(both.status == 200)
+                let firstBody = both.raw.firstRange(of: Data("\r\n\r\n".utf8))!.upperBound
+                #expect(
+                    both.raw[firstBody..<(firstBody + size)] == bytes, "the first body, whole, before the second answer"
+                )
+                let second = try RawHTTP.parse(Data(both.raw[(firstBody + size)...]))
+                #expect(second.status == 200)
+                #expect(second.text == "{\"a\":1}")
+            }
+        }
+
         @Test func keepAliveAndPipelining() async throws {
             try await TestServer.with { server in
                 let request = "GET /c.json HTTP/1.1\r\nHost: localhost\r\n\r\n"

@@ -17,7 +17,7 @@
     /// It also keeps whole responses under the exact bytes of the request heads that asked for them
     /// (``Answer``), for ``RepeatedRequestHandler`` to answer a repeat before any HTTP decoding.
     ///
-    /// `@unchecked Sendable`: each instance is confined to its event loop (``Registry`` hands a
+    /// `@unchecked Sendable`: each instance is confined to its event loop (`PerEventLoop` hands a
     /// connection the one of its loop); it is only created elsewhere.
     final class EncodedResponseCache: @unchecked Sendable {
         struct Key: Hashable {
@@ -141,22 +141,6 @@
         /// Keeps `entry` under `key` (within ``byteLimit`` and ``countLimit``, see ``BoundedTable``).
         func store(_ entry: Entry, for key: Key) {
             entries.store(entry, for: key)
-        }
-
-        /// One cache per event loop, for every connection of a server.
-        final class Registry: Sendable {
-            private let caches = Locked<[ObjectIdentifier: EncodedResponseCache]>([:])
-
-            /// The cache of `eventLoop` (made on first use). Called once per connection.
-            func cache(for eventLoop: any EventLoop) -> EncodedResponseCache {
-                caches.withLock { caches in
-                    let id = ObjectIdentifier(eventLoop)
-                    if let cache = caches[id] { return cache }
-                    let cache = EncodedResponseCache()
-                    caches[id] = cache
-                    return cache
-                }
-            }
         }
     }
 #endif

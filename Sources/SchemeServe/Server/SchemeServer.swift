@@ -180,10 +180,12 @@
                         let timeouts = ConnectionTimeoutHandler(
                             headTimeout: TimeAmount(configuration.headTimeout),
                             idleTimeout: TimeAmount(configuration.idleTimeout))
-                        let encoded = shared.responseCaches.cache(for: channel.eventLoop)
+                        let encoded = shared.responseCaches.value(for: channel.eventLoop)
                         let repeats = RepeatedRequestHandler(
                             cache: encoded, accessLog: shared.accessLog, requests: timeouts)
-                        let handler = SchemeHTTPHandler(shared: shared, encoded: encoded, repeats: repeats)
+                        let handler = SchemeHTTPHandler(
+                            shared: shared, encoded: encoded, yield: shared.yields.value(for: channel.eventLoop),
+                            repeats: repeats)
                         let closeAfterLastWrite = CloseAfterLastWrite()
                         let bound = NIOLoopBound((handler, timeouts, repeats), eventLoop: channel.eventLoop)
                         let upgrade: NIOHTTPServerUpgradeConfiguration? = upgrader.map { upgrader in

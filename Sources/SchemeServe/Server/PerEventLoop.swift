@@ -1,0 +1,28 @@
+// Built with the package trait `Server` (on by default); without it the module is empty.
+#if Server
+    import NIOCore
+    import SchemeKit
+
+    /// One `Value` per event loop, made on first use there: state a loop's connections share
+    /// without locks (each value is confined to its loop).
+    final class PerEventLoop<Value: AnyObject & Sendable>: Sendable {
+        private let values = Locked<[ObjectIdentifier: Value]>([:])
+        private let make: @Sendable (any EventLoop) -> Value
+
+        /// - Parameter make: Makes the value of a loop; called once per loop, on it.
+        init(_ make: @escaping @Sendable (any EventLoop) -> Value) {
+            self.make = make
+        }
+
+        /// The value of `eventLoop` (made on first use). Called once per connection.
+        func value(for eventLoop: any EventLoop) -> Value {
+            values.withLock { values in
+                let id = ObjectIdentifier(eventLoop)
+                if let value = values[id] { return value }
+                let value = make(eventLoop)
+                values[id] = value
+                return value
+            }
+        }
+    }
+#endif

@@ -1,0 +1,92 @@
+#if Server
+    import Foundation
+    import NIOCore
+    import NIOPosix
+    import Synchronization
+    import Testing
+
+    @testable import SchemeServe
+
+    /// `LoopYield`: work that waits for the loop's next poll runs after the sockets that became
+    /// ready meanwhile, which a plain `execute` does not do (NIO runs every queued task first).
+    @Suite(.timeLimit(.minutes(1)))
+    struct LoopYieldTests {
+        /// Records what ran, in order.
+        final class Journal: Sendable {
+            private let entries = Mutex<[String]>([])
+            func add(_ entry: String) { entries.withLock { $0.append(entry) } }
+            var all: [String] { entries.withLock { $0 } }
+        }
+
+        /// Records each read of a pipe as "io".
+        final class Reader: ChannelInboundHandler, Sendable {
+            typealias InboundIn = ByteBuffer
+            let journal: Journal
+            init(_ journal: Journal) { self.journal = journal }
+            func channelRead(context: ChannelHandlerContext, data: NIOAny) { journal.add("io") }
+        }
+
+        /// A pipe registered with `loop` whose reads go to `journal`; returns its write side.
+        func ioSource(on loop: any EventLoop, journal: Journal) async throws -> (channel: any Channel, write: CInt) {
+            var ends: [CInt] = [-1, -1]
+            try #require(pipe(&ends) == 0)
+            let channel = try await NIOPipeBootstrap(group: loop)
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(Reader(journal))
+                    }
+                }
+                .takingOwnershipOfDescriptor(input: ends[0]).get()
+            return (channel, ends[1])
+        }
+
+        @Test func workWaitsForTheSocketsThatBecameReady() async throws {
+            let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+            let loop = group.next()
+            let journal = Journal()
+            let (channel, write) = try await ioSource(on: loop, journal: journal)
+            defer { close(write) }
+            let yield = try await loop.submit { LoopYield(eventLoop: loop) }.get()
+            try await yield.registered.get()
+
+            let done = loop.makePromise(of: Void.self)
+            loop.execute {
+                var byte: UInt8 = 1
+                _ = Foundation.write(write, &byte, 1)  // the pipe is readable from now on
+                yield.afterNextPoll {
+                    journal.add("yielded")
+                    done.succeed()
+                }
+                loop.execute { journal.add("task") }
+            }
+            try await done.futureResult.get()
+            #expect(journal.all == ["task", "io", "yielded"], "\(journal.all)")
+            try await channel.close()
+            try await group.shutdownGracefully()
+        }
+
+        @Test func workYieldedFromYieldedWorkWaitsForAnotherPoll() async throws {
+            let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+            let loop = group.next()
+            let journal = Journal()
+            let yield = try await loop.submit { LoopYield(eventLoop: loop) }.get()
+            try await yield.registered.get()
+
+            let done = loop.makePromise(of: Void.self)
+            loop.execute {
+                yield.afterNextPoll {
+                    journal.add("first")
+                    yield.afterNextPoll {
+                        journal.add("second")
+                        done.succeed()
+                    }
+                    // Runs before the next poll, so before "second" (as a task, "second" would be first).
+                    loop.execute { journal.add("task") }
+                }
+            }
+            try await done.futureResult.get()
+            #expect(journal.all == ["first", "task", "second"])
+            try await group.shutdownGracefully()
+        }
+    }
+#endif
