@@ -88,5 +88,27 @@
             #expect(journal.all == ["first", "task", "second"])
             try await group.shutdownGracefully()
         }
+
+        @Test func afterCloseWorkStillRuns() async throws {
+            let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+            let loop = group.next()
+            let journal = Journal()
+            let yield = try await loop.submit { LoopYield(eventLoop: loop) }.get()
+            try await yield.registered.get()
+            yield.close()
+            // Closing runs on the loop; a task queued after it sees it done.
+            try await loop.submit {}.get()
+
+            let done = loop.makePromise(of: Void.self)
+            loop.execute {
+                yield.afterNextPoll {
+                    journal.add("after close")
+                    done.succeed()
+                }
+            }
+            try await done.futureResult.get()
+            #expect(journal.all == ["after close"])
+            try await group.shutdownGracefully()
+        }
     }
 #endif

@@ -305,6 +305,31 @@
             }
         }
 
+        #if os(Linux)
+            /// Each server's loops get a pipe for taking turns (`LoopYield`); the loops can be the
+            /// shared group's, which outlive the server, so the pipes must close with it.
+            @Test func aStoppedServerLeavesNoPipesOpen() async throws {
+                func pipes() -> Int {
+                    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+                    return entries.count {
+                        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)"))?
+                            .hasPrefix("pipe:") == true
+                    }
+                }
+                // One run first: anything made once per process is made by then.
+                try await TestServer.with { server in _ = try await RawHTTP.fetch(port: server.port, "/c.json") }
+                let before = pipes()
+                for _ in 0..<20 {
+                    try await TestServer.with { server in
+                        _ = try await RawHTTP.fetch(port: server.port, "/c.json")
+                    }
+                }
+                // Two descriptors per server and loop if they leaked: 40 or more. Other suites'
+                // processes may hold a few meanwhile.
+                #expect(pipes() - before < 20, "\(pipes() - before) more pipes after 20 servers")
+            }
+        #endif
+
         @Test func keepAliveAndPipelining() async throws {
             try await TestServer.with { server in
                 let request = "GET /c.json HTTP/1.1\r\nHost: localhost\r\n\r\n"

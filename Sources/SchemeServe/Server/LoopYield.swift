@@ -8,6 +8,11 @@
     import NIOCore
     import NIOPosix
 
+    /// `close(2)`, where a method of the same name would shadow it.
+    private func closeDescriptor(_ descriptor: CInt) {
+        _ = close(descriptor)
+    }
+
     /// Runs work after the event loop has polled its sockets again: how a connection with more to
     /// send gives the loop's other connections their turn.
     ///
@@ -32,8 +37,12 @@
         private var signal: CInt = -1
         /// Succeeds when the pipe is registered with the loop (fails when it could not be).
         let registered: EventLoopFuture<Void>
+        /// The pipe's read side as the loop's channel, once registered.
+        private var channel: (any Channel)?
 
         /// Sets up the pipe on `eventLoop`; until it is registered, work waits as a plain task.
+        ///
+        /// - Precondition: Called on `eventLoop`.
         init(eventLoop: any EventLoop) {
             self.eventLoop = eventLoop
             let registration = eventLoop.makePromise(of: Void.self)
@@ -60,12 +69,13 @@
                 .assumeIsolated()
                 .whenComplete { result in
                     switch result {
-                    case .success:
+                    case .success(let channel):
                         bound.value.signal = output
+                        bound.value.channel = channel
                         registration.succeed()
                     case .failure(let error):
-                        close(input)
-                        close(output)
+                        closeDescriptor(input)
+                        closeDescriptor(output)
                         registration.fail(error)
                     }
                 }
@@ -89,6 +99,16 @@
             waiting.append(body)
         }
 
+        /// Closes the pipe (from any thread): what waits runs, later work runs as tasks. For a loop
+        /// that outlives the server, such as the shared group's.
+        func close() {
+            // The registration's callbacks run on the loop, after `channel` is set.
+            registered.whenSuccess { [self] in
+                channel?.close(promise: nil)
+                channel = nil
+            }
+        }
+
         /// The pipe was read: runs what waited. Work queued meanwhile waits for the poll after.
         fileprivate func resume() {
             let due = waiting
@@ -98,7 +118,7 @@
 
         /// The loop closed the pipe: runs what waited, and later work as tasks.
         fileprivate func closed() {
-            if signal >= 0 { close(signal) }
+            if signal >= 0 { closeDescriptor(signal) }
             signal = -1
             resume()
         }

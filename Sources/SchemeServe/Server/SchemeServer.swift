@@ -159,6 +159,8 @@
             let quiescing = ServerQuiescingHelper(group: group)
             let connections = ConnectionSet()
             let shared = self.shared
+            // The loops may be the shared group's, which outlive this server: their pipes go with it.
+            defer { for yield in shared.yields.values { yield.close() } }
             let upgrader = liveReload.map { $0.makeUpgrader(requestGuard: shared.requestGuard) }
             let server = try await ServerBootstrap(group: group)
                 .serverChannelOption(.backlog, value: 1024)
