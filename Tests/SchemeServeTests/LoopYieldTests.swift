@@ -110,5 +110,36 @@
             #expect(journal.all == ["after close"])
             try await group.shutdownGracefully()
         }
+
+        /// One piece of work per poll, first in line first: work that keeps its turn goes back to
+        /// the front, other work to the back.
+        @Test(arguments: [true, false])
+        func oneWorkPerPollInLine(keepingTurn: Bool) async throws {
+            let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+            let loop = group.next()
+            let journal = Journal()
+            let yield = try await loop.submit { LoopYield(eventLoop: loop) }.get()
+            try await yield.registered.get()
+
+            let done = loop.makePromise(of: Void.self)
+            loop.execute {
+                yield.afterNextPoll {
+                    journal.add("A")
+                    // Queued now, it runs before the next poll: before anything yielded.
+                    loop.execute { journal.add("task") }
+                    yield.afterNextPoll(keepingTurn: keepingTurn) {
+                        journal.add("A again")
+                        if journal.all.contains("B") { done.succeed() }
+                    }
+                }
+                yield.afterNextPoll {
+                    journal.add("B")
+                    if journal.all.contains("A again") { done.succeed() }
+                }
+            }
+            try await done.futureResult.get()
+            #expect(journal.all == (keepingTurn ? ["A", "task", "A again", "B"] : ["A", "task", "B", "A again"]))
+            try await group.shutdownGracefully()
+        }
     }
 #endif

@@ -24,7 +24,10 @@
     ///
     /// Here a byte written to a pipe whose read side is registered with the loop makes the next poll
     /// return at once, and the work waiting then runs as the pipe's read event, beside the other
-    /// sockets' events. One byte per poll round, however many connections wait.
+    /// sockets' events. One piece of work runs per poll, first in line first: work that keeps its
+    /// turn goes back to the front, other work to the back. So large responses take the loop in
+    /// turns of several pieces each (nearly first come, first served), while the loop polls between
+    /// any two pieces and small requests never wait for more than one.
     ///
     /// `@unchecked Sendable`: each instance is confined to its event loop (`PerEventLoop` hands a
     /// connection the one of its loop); its state is only touched there.
@@ -81,22 +84,29 @@
                 }
         }
 
-        /// Runs `body` on the loop after its next poll (as a task when there is no pipe).
+        /// Runs `body` on the loop after a later poll (as a task when there is no pipe): the next
+        /// one when `keepingTurn` (it goes first in line), else after the work already waiting.
         ///
         /// - Precondition: Called on the loop.
-        func afterNextPoll(_ body: @escaping () -> Void) {
+        func afterNextPoll(keepingTurn: Bool = false, _ body: @escaping () -> Void) {
             eventLoop.preconditionInEventLoop()
             guard signal >= 0 else {
                 let bound = NIOLoopBound(body, eventLoop: eventLoop)
                 eventLoop.execute { bound.value() }
                 return
             }
-            if waiting.isEmpty {
-                var byte: UInt8 = 1
-                // A full pipe (EAGAIN) already holds a wake-up.
-                _ = write(signal, &byte, 1)
+            if waiting.isEmpty { wake() }
+            if keepingTurn {
+                waiting.insert(body, at: 0)
+            } else {
+                waiting.append(body)
             }
-            waiting.append(body)
+        }
+
+        /// Makes the next poll return at once: one byte in the pipe (a full pipe already has one).
+        private func wake() {
+            var byte: UInt8 = 1
+            _ = write(signal, &byte, 1)
         }
 
         /// Closes the pipe (from any thread): what waits runs, later work runs as tasks. For a loop
@@ -109,18 +119,22 @@
             }
         }
 
-        /// The pipe was read: runs what waited. Work queued meanwhile waits for the poll after.
+        /// The pipe was read: runs the first work waiting; the rest waits for the polls after, one
+        /// each, so that between two pieces of work the loop always polls.
         fileprivate func resume() {
-            let due = waiting
-            waiting = []
-            for body in due { body() }
+            guard !waiting.isEmpty else { return }
+            let body = waiting.removeFirst()
+            if !waiting.isEmpty { wake() }
+            body()
         }
 
         /// The loop closed the pipe: runs what waited, and later work as tasks.
         fileprivate func closed() {
             if signal >= 0 { closeDescriptor(signal) }
             signal = -1
-            resume()
+            let due = waiting
+            waiting = []
+            for body in due { body() }
         }
 
         /// The pipe's read side in the loop's channel pipeline.
