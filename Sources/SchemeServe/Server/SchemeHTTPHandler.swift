@@ -327,12 +327,13 @@
 
         // MARK: Streaming
 
-        /// The most body bytes one ``drain()`` sends before it lets the loop's other connections run
-        /// (it goes on after the loop's next poll). A file region larger than this goes out in
-        /// pieces of this size, as nginx's `sendfile_max_chunk` (2 MiB) does. Measured with 8
+        /// The most body bytes one ``drain()`` sends before the loop polls its sockets again (it
+        /// goes on after that poll, ``LoopYield``). A file region larger than this goes out in
+        /// pieces of this size, as nginx's `sendfile_max_chunk` (also 2 MiB) does. Measured with 8
         /// connections pulling 10 MiB and 2 asking for 1 KiB on one loop, the small requests' p99
-        /// was 6.0–6.2 ms with 1 MiB pieces, 8.9–11.4 ms with 2 MiB, and nginx's 6.8–7.6 ms.
-        static let drainBudget = 1 << 20
+        /// was 2.9–3.5 ms with 2 MiB pieces, 1.7–2.3 ms with 1 MiB, nginx's 7.9–9.0 ms; 1 MiB
+        /// pieces cost the large downloads 2–3% (a poll per piece).
+        static let drainBudget = 2 << 20
 
         /// How many bytes a response sends in one turn of the loop's line (``LoopYield``), a budget
         /// after each poll, before the next response in line gets the loop: files up to this size
