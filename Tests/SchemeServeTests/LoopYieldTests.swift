@@ -9,6 +9,10 @@
 
     /// `LoopYield`: work that waits for the loop's next poll runs after the sockets that became
     /// ready meanwhile, which a plain `execute` does not do (NIO runs every queued task first).
+    ///
+    /// Synchronous, waiting with `EventLoopFuture.wait()` (for milliseconds): awaiting a future
+    /// that the loop completes at once resumes a Swift continuation there, which the thread
+    /// sanitizer (blind to the uninstrumented concurrency runtime) reported as a race once.
     @Suite(.timeLimit(.minutes(1)))
     struct LoopYieldTests {
         /// Records what ran, in order.
@@ -27,27 +31,27 @@
         }
 
         /// A pipe registered with `loop` whose reads go to `journal`; returns its write side.
-        func ioSource(on loop: any EventLoop, journal: Journal) async throws -> (channel: any Channel, write: CInt) {
+        func ioSource(on loop: any EventLoop, journal: Journal) throws -> (channel: any Channel, write: CInt) {
             var ends: [CInt] = [-1, -1]
             try #require(pipe(&ends) == 0)
-            let channel = try await NIOPipeBootstrap(group: loop)
+            let channel = try NIOPipeBootstrap(group: loop)
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.addHandler(Reader(journal))
                     }
                 }
-                .takingOwnershipOfDescriptor(input: ends[0]).get()
+                .takingOwnershipOfDescriptor(input: ends[0]).wait()
             return (channel, ends[1])
         }
 
-        @Test func workWaitsForTheSocketsThatBecameReady() async throws {
+        @Test func workWaitsForTheSocketsThatBecameReady() throws {
             let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
             let loop = group.next()
             let journal = Journal()
-            let (channel, write) = try await ioSource(on: loop, journal: journal)
+            let (channel, write) = try ioSource(on: loop, journal: journal)
             defer { close(write) }
-            let yield = try await loop.submit { LoopYield(eventLoop: loop) }.get()
-            try await yield.registered.get()
+            let yield = try loop.submit { LoopYield(eventLoop: loop) }.wait()
+            try yield.registered.wait()
 
             let done = loop.makePromise(of: Void.self)
             loop.execute {
@@ -59,18 +63,18 @@
                 }
                 loop.execute { journal.add("task") }
             }
-            try await done.futureResult.get()
+            try done.futureResult.wait()
             #expect(journal.all == ["task", "io", "yielded"], "\(journal.all)")
-            try await channel.close()
-            try await group.shutdownGracefully()
+            try channel.close().wait()
+            try group.syncShutdownGracefully()
         }
 
-        @Test func workYieldedFromYieldedWorkWaitsForAnotherPoll() async throws {
+        @Test func workYieldedFromYieldedWorkWaitsForAnotherPoll() throws {
             let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
             let loop = group.next()
             let journal = Journal()
-            let yield = try await loop.submit { LoopYield(eventLoop: loop) }.get()
-            try await yield.registered.get()
+            let yield = try loop.submit { LoopYield(eventLoop: loop) }.wait()
+            try yield.registered.wait()
 
             let done = loop.makePromise(of: Void.self)
             loop.execute {
@@ -84,20 +88,20 @@
                     loop.execute { journal.add("task") }
                 }
             }
-            try await done.futureResult.get()
+            try done.futureResult.wait()
             #expect(journal.all == ["first", "task", "second"])
-            try await group.shutdownGracefully()
+            try group.syncShutdownGracefully()
         }
 
-        @Test func afterCloseWorkStillRuns() async throws {
+        @Test func afterCloseWorkStillRuns() throws {
             let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
             let loop = group.next()
             let journal = Journal()
-            let yield = try await loop.submit { LoopYield(eventLoop: loop) }.get()
-            try await yield.registered.get()
+            let yield = try loop.submit { LoopYield(eventLoop: loop) }.wait()
+            try yield.registered.wait()
             yield.close()
             // Closing runs on the loop; a task queued after it sees it done.
-            try await loop.submit {}.get()
+            try loop.submit {}.wait()
 
             let done = loop.makePromise(of: Void.self)
             loop.execute {
@@ -106,20 +110,20 @@
                     done.succeed()
                 }
             }
-            try await done.futureResult.get()
+            try done.futureResult.wait()
             #expect(journal.all == ["after close"])
-            try await group.shutdownGracefully()
+            try group.syncShutdownGracefully()
         }
 
         /// One piece of work per poll, first in line first: work that keeps its turn goes back to
         /// the front, other work to the back.
         @Test(arguments: [true, false])
-        func oneWorkPerPollInLine(keepingTurn: Bool) async throws {
+        func oneWorkPerPollInLine(keepingTurn: Bool) throws {
             let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
             let loop = group.next()
             let journal = Journal()
-            let yield = try await loop.submit { LoopYield(eventLoop: loop) }.get()
-            try await yield.registered.get()
+            let yield = try loop.submit { LoopYield(eventLoop: loop) }.wait()
+            try yield.registered.wait()
 
             let done = loop.makePromise(of: Void.self)
             loop.execute {
@@ -137,9 +141,9 @@
                     if journal.all.contains("A again") { done.succeed() }
                 }
             }
-            try await done.futureResult.get()
+            try done.futureResult.wait()
             #expect(journal.all == (keepingTurn ? ["A", "task", "A again", "B"] : ["A", "task", "B", "A again"]))
-            try await group.shutdownGracefully()
+            try group.syncShutdownGracefully()
         }
     }
 #endif
