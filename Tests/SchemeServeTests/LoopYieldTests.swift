@@ -44,106 +44,103 @@
             return (channel, ends[1])
         }
 
-        @Test func workWaitsForTheSocketsThatBecameReady() throws {
+        /// Runs `body` with a one-thread loop, a registered `LoopYield` on it and a journal; shuts
+        /// the loop down after.
+        func withYield(
+            _ body: (_ loop: any EventLoop, _ yield: LoopYield, _ journal: Journal) throws -> Void
+        ) throws {
             let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+            defer { try? group.syncShutdownGracefully() }
             let loop = group.next()
-            let journal = Journal()
-            let (channel, write) = try ioSource(on: loop, journal: journal)
-            defer { close(write) }
             let yield = try loop.submit { LoopYield(eventLoop: loop) }.wait()
             try yield.registered.wait()
+            try body(loop, yield, Journal())
+        }
 
-            let done = loop.makePromise(of: Void.self)
-            loop.execute {
-                var byte: UInt8 = 1
-                _ = Foundation.write(write, &byte, 1)  // the pipe is readable from now on
-                yield.afterNextPoll {
-                    journal.add("yielded")
-                    done.succeed()
+        @Test func workWaitsForTheSocketsThatBecameReady() throws {
+            try withYield { loop, yield, journal in
+                let (channel, write) = try ioSource(on: loop, journal: journal)
+                defer { close(write) }
+
+                let done = loop.makePromise(of: Void.self)
+                loop.execute {
+                    var byte: UInt8 = 1
+                    _ = Foundation.write(write, &byte, 1)  // the pipe is readable from now on
+                    yield.afterNextPoll {
+                        journal.add("yielded")
+                        done.succeed()
+                    }
+                    loop.execute { journal.add("task") }
                 }
-                loop.execute { journal.add("task") }
+                try done.futureResult.wait()
+                #expect(journal.all == ["task", "io", "yielded"], "\(journal.all)")
+                try channel.close().wait()
             }
-            try done.futureResult.wait()
-            #expect(journal.all == ["task", "io", "yielded"], "\(journal.all)")
-            try channel.close().wait()
-            try group.syncShutdownGracefully()
         }
 
         @Test func workYieldedFromYieldedWorkWaitsForAnotherPoll() throws {
-            let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-            let loop = group.next()
-            let journal = Journal()
-            let yield = try loop.submit { LoopYield(eventLoop: loop) }.wait()
-            try yield.registered.wait()
+            try withYield { loop, yield, journal in
 
-            let done = loop.makePromise(of: Void.self)
-            loop.execute {
-                yield.afterNextPoll {
-                    journal.add("first")
+                let done = loop.makePromise(of: Void.self)
+                loop.execute {
                     yield.afterNextPoll {
-                        journal.add("second")
-                        done.succeed()
+                        journal.add("first")
+                        yield.afterNextPoll {
+                            journal.add("second")
+                            done.succeed()
+                        }
+                        // Runs before the next poll, so before "second" (as a task, "second" would be first).
+                        loop.execute { journal.add("task") }
                     }
-                    // Runs before the next poll, so before "second" (as a task, "second" would be first).
-                    loop.execute { journal.add("task") }
                 }
+                try done.futureResult.wait()
+                #expect(journal.all == ["first", "task", "second"])
             }
-            try done.futureResult.wait()
-            #expect(journal.all == ["first", "task", "second"])
-            try group.syncShutdownGracefully()
         }
 
         @Test func afterCloseWorkStillRuns() throws {
-            let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-            let loop = group.next()
-            let journal = Journal()
-            let yield = try loop.submit { LoopYield(eventLoop: loop) }.wait()
-            try yield.registered.wait()
-            yield.close()
-            // Closing runs on the loop; a task queued after it sees it done.
-            try loop.submit {}.wait()
+            try withYield { loop, yield, journal in
+                yield.close()
+                // Closing runs on the loop; a task queued after it sees it done.
+                try loop.submit {}.wait()
 
-            let done = loop.makePromise(of: Void.self)
-            loop.execute {
-                yield.afterNextPoll {
-                    journal.add("after close")
-                    done.succeed()
+                let done = loop.makePromise(of: Void.self)
+                loop.execute {
+                    yield.afterNextPoll {
+                        journal.add("after close")
+                        done.succeed()
+                    }
                 }
+                try done.futureResult.wait()
+                #expect(journal.all == ["after close"])
             }
-            try done.futureResult.wait()
-            #expect(journal.all == ["after close"])
-            try group.syncShutdownGracefully()
         }
 
         /// One piece of work per poll, first in line first: work that keeps its turn goes back to
         /// the front, other work to the back.
         @Test(arguments: [true, false])
         func oneWorkPerPollInLine(keepingTurn: Bool) throws {
-            let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-            let loop = group.next()
-            let journal = Journal()
-            let yield = try loop.submit { LoopYield(eventLoop: loop) }.wait()
-            try yield.registered.wait()
+            try withYield { loop, yield, journal in
 
-            let done = loop.makePromise(of: Void.self)
-            loop.execute {
-                yield.afterNextPoll {
-                    journal.add("A")
-                    // Queued now, it runs before the next poll: before anything yielded.
-                    loop.execute { journal.add("task") }
-                    yield.afterNextPoll(keepingTurn: keepingTurn) {
-                        journal.add("A again")
-                        if journal.all.contains("B") { done.succeed() }
+                let done = loop.makePromise(of: Void.self)
+                loop.execute {
+                    yield.afterNextPoll {
+                        journal.add("A")
+                        // Queued now, it runs before the next poll: before anything yielded.
+                        loop.execute { journal.add("task") }
+                        yield.afterNextPoll(keepingTurn: keepingTurn) {
+                            journal.add("A again")
+                            if journal.all.contains("B") { done.succeed() }
+                        }
+                    }
+                    yield.afterNextPoll {
+                        journal.add("B")
+                        if journal.all.contains("A again") { done.succeed() }
                     }
                 }
-                yield.afterNextPoll {
-                    journal.add("B")
-                    if journal.all.contains("A again") { done.succeed() }
-                }
+                try done.futureResult.wait()
+                #expect(journal.all == (keepingTurn ? ["A", "task", "A again", "B"] : ["A", "task", "B", "A again"]))
             }
-            try done.futureResult.wait()
-            #expect(journal.all == (keepingTurn ? ["A", "task", "A again", "B"] : ["A", "task", "B", "A again"]))
-            try group.syncShutdownGracefully()
         }
     }
 #endif
