@@ -306,6 +306,29 @@
         }
 
         #if os(Linux)
+            /// `Expect: 100-continue` (curl sends it with `-T` and with large bodies): the client
+            /// waits for a `100 Continue` before sending its content (RFC 9110 §10.1.1). It hears
+            /// one at once, then the final answer, and the connection stays usable.
+            @Test func aRequestExpectingContinueHearsItAtOnceAndTheConnectionStaysUsable() async throws {
+                try await TestServer.with { server in
+                    let connection = try RepeatedRequestTests.Connection(port: server.port)
+                    for method in ["PUT", "GET"] {
+                        try connection.send(
+                            "\(method) /c.json HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\n"
+                                + "Expect: 100-continue\r\n\r\n")
+                        let interim = try connection.response(head: true)
+                        #expect(interim.status == 100, "\(method)")
+                        try connection.send("hello")
+                        let final = try connection.response()
+                        #expect(final.status == (method == "PUT" ? 405 : 200), "\(method)")
+                    }
+                    try connection.send("GET /c.json HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                    let next = try connection.response()
+                    #expect(next.status == 200)
+                    #expect(next.text == "{\"a\":1}")
+                }
+            }
+
             /// Each server's loops get a pipe for taking turns (`LoopYield`); the loops can be the
             /// shared group's, which outlive the server, so the pipes must close with it.
             @Test func aStoppedServerLeavesNoPipesOpen() async throws {

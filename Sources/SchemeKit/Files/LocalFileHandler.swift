@@ -25,7 +25,7 @@ import HTTPTypes
 /// | nothing at the path (nor the SPA fallback) | ``SchemeHandlerOutcome/passed``, so a chain can try the network |
 /// | the root itself is missing or not a directory | the task fails with ``LocalFileHandlerError/rootUnavailable(errno:)`` (see ``Configuration/unavailableRoot``) |
 /// | unsafe path (see `SafeRelativePath`), symlink leaving the root, special file | 403 `Forbidden`, answered directly |
-/// | hidden file with ``HiddenFilePolicy/deny`` | 404 `Not Found`, answered directly |
+/// | hidden file with ``HiddenFilePolicy/deny``; a path over 1024 bytes or a name over 255, decoded | 404 `Not Found`, answered directly |
 ///
 /// Refusals are never passed on: a traversal attempt must not reach the network. Their bodies are
 /// one word and never contain a filesystem path.
@@ -149,7 +149,13 @@ public struct LocalFileHandler: SchemeHandler {
     ///   ``Configuration/unavailableRoot`` says to fail.
     func locate(_ request: SchemeRequest, negotiation: Negotiation) throws -> Location {
         guard request.method == .get || request.method == .head else { return .passed }
-        guard let path = try? SafeRelativePath(percentEncodedPath: request.path) else { return .refused(.forbidden) }
+        let path: SafeRelativePath
+        do {
+            path = try SafeRelativePath(percentEncodedPath: request.path)
+        } catch {
+            // Too long a name cannot exist (nginx answers 404 too); anything else is an attack.
+            return .refused(error.isLength ? .notFound : .forbidden)
+        }
         if path.isHidden, configuration.hiddenFiles == .deny { return .refused(.notFound) }
         guard let baseRootPath = try resolveRootPath() else { return .passed }
         var rootPath = baseRootPath

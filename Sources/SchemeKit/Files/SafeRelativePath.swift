@@ -6,7 +6,8 @@
 /// - encoded separators (`%2f`, `%5c`), backslashes, NUL and other control characters (C0, DEL, C1);
 /// - dot segments, also encoded (`..`, `%2e%2e`, `.%2e`) and path-parameter tricks (`..;`, `.;x`):
 ///   a component whose part before any `;` is made only of dots and spaces;
-/// - Windows drive letters (`C:`), paths over 1024 bytes and components over 255 bytes.
+/// - Windows drive letters (`C:`);
+/// - paths over 1024 bytes and components over 255 bytes, reported after every other check.
 ///
 /// A double-encoded payload such as `%252e%252e` decodes once to the literal name `%2e%2e`, which is
 /// just an odd file name and cannot leave the root. Names that merely contain dots (`a..b.txt`,
@@ -73,6 +74,7 @@ package struct SafeRelativePath: Sendable, Hashable {
         var decoded: [UInt8] = []
         decoded.reserveCapacity(64)
         var totalBytes = 0
+        var lengthError: UnsafePathError?
         var index = 1
         while index <= bytes.count {
             decoded.removeAll(keepingCapacity: true)
@@ -96,9 +98,10 @@ package struct SafeRelativePath: Sendable, Hashable {
             }
             index += 1
             if decoded.isEmpty { continue }
-            guard decoded.count <= maxComponentBytes else { return .failure(.componentTooLong) }
+            // Length is reported last: a long name before `..` is still a dot segment.
+            if decoded.count > maxComponentBytes { lengthError = lengthError ?? .componentTooLong }
             totalBytes += decoded.count + 1
-            guard totalBytes <= maxPathBytes else { return .failure(.tooLong) }
+            if totalBytes > maxPathBytes { lengthError = lengthError ?? .tooLong }
             if isDotSegment(decoded) { return .failure(.dotSegment) }
             if decoded.count >= 2, decoded[1] == UInt8(ascii: ":"), isASCIILetter(decoded[0]) {
                 return .failure(.driveLetter)
@@ -111,8 +114,9 @@ package struct SafeRelativePath: Sendable, Hashable {
             {
                 return .failure(.controlCharacter)
             }
-            components.append(component)
+            if lengthError == nil { components.append(component) }
         }
+        if let lengthError { return .failure(lengthError) }
         let trailingSlash = bytes.count > 1 && bytes[bytes.count - 1] == UInt8(ascii: "/")
         return .success((components, trailingSlash))
     }
@@ -166,10 +170,16 @@ package enum UnsafePathError: Error, Sendable, Hashable, CustomStringConvertible
     case dotSegment
     /// A Windows drive letter (`C:`).
     case driveLetter
-    /// The decoded path is longer than ``SafeRelativePath/maxPathBytes``.
+    /// The decoded path is longer than ``SafeRelativePath/maxPathBytes``. Reported only when the
+    /// path is otherwise safe (except beyond three times that length, where parsing stops).
     case tooLong
-    /// A decoded component is longer than ``SafeRelativePath/maxComponentBytes``.
+    /// A decoded component is longer than ``SafeRelativePath/maxComponentBytes``, no file system's
+    /// name limit. Reported only when the path is otherwise safe.
     case componentTooLong
+
+    /// Whether the path was refused only for its length: it names nothing that can exist, and is
+    /// no attack.
+    package var isLength: Bool { self == .tooLong || self == .componentTooLong }
 
     /// A short explanation without the offending path.
     package var description: String {

@@ -115,6 +115,14 @@
             switch unwrapInboundIn(data) {
             case .head(let head):
                 requestHead = head
+                if Self.expectsContinue(head) {
+                    // RFC 9110 §10.1.1: the client holds its content back until it hears from us,
+                    // and the answer comes only once the request has ended: ask for the content
+                    // (which is read and dropped) rather than leave the client waiting.
+                    context.writeAndFlush(
+                        wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))),
+                        promise: nil)
+                }
             case .body:
                 break  // request bodies are not passed on (GET/HEAD dev server; see RequestGuard)
             case .end:
@@ -188,6 +196,18 @@
                 task: task, bridge: bridge, request: request, rules: rules, target: head.uri, version: head.version,
                 keepAlive: keepAlive, started: started)
             task.start()
+        }
+
+        /// Whether an HTTP/1.1 request with content asks for `100 Continue` before sending it
+        /// (`Expect: 100-continue`; HTTP/1.0 clients' expectations are ignored, as RFC 9110 says).
+        static func expectsContinue(_ head: HTTPRequestHead) -> Bool {
+            guard head.version.major == 1, head.version.minor >= 1,
+                head.headers["expect"].contains(where: { $0.lowercased() == "100-continue" })
+            else { return false }
+            let hasContent =
+                head.headers["transfer-encoding"].isEmpty == false
+                || head.headers["content-length"].contains { Int($0).map { $0 > 0 } ?? false }
+            return hasContent
         }
 
         /// The request head in swift-http-types' terms. An origin-form target (`/a/b?x`, what

@@ -165,6 +165,21 @@ extension FilesTests {
             }
         }
 
+        /// A name no file system allows, or a path past the limit, names nothing: 404 as nginx
+        /// answers, never a 403 that says something is there, and never passed to the network.
+        @Test(arguments: [
+            "/" + String(repeating: "a", count: 256),
+            "/sub/" + String(repeating: "a", count: 300) + ".html",
+            "/" + Array(repeating: "abcdefgh", count: 120).joined(separator: "/"),
+        ])
+        func aPathTooLongToExistIsNotFoundAnsweredDirectly(path: String) async throws {
+            let fixture = try Self.makeFixture()
+            defer { fixture.remove() }
+            let result = try await exchange(LocalFileHandler(root: fixture.root), "app://localhost" + path)
+            #expect(result.status == 404)
+            #expect(result.respondingHandler == "files", "must not fall through to the next handler")
+        }
+
         @Test func symlinksInsideTheRootAreFollowedOrRefusedByPolicy() async throws {
             let fixture = try Self.makeFixture()
             defer { fixture.remove() }

@@ -3,6 +3,10 @@ import Testing
 
 extension FilesTests {
     struct SafeRelativePathTests {
+        /// One name over the 255-byte limit, and a path over the 1024-byte limit, both otherwise safe.
+        static let longName = "/" + String(repeating: "b", count: 300)
+        static let longPath = "/" + Array(repeating: "abcdefgh", count: 120).joined(separator: "/")
+
         @Test(arguments: [
             ("/", [String](), false),
             ("/index.html", ["index.html"], false),
@@ -22,8 +26,8 @@ extension FilesTests {
             #expect(safe.hasTrailingSlash == trailingSlash)
         }
 
-        @Test(arguments: [
-            ("relative", UnsafePathError.notAbsolute),
+        static let rejections: [(String, UnsafePathError)] = [
+            ("relative", .notAbsolute),
             ("/..", .dotSegment),
             ("/.", .dotSegment),
             ("/a/../b", .dotSegment),
@@ -46,7 +50,13 @@ extension FilesTests {
             ("/d:foo", .driveLetter),
             ("/" + String(repeating: "a", count: 256), .componentTooLong),
             ("/" + Array(repeating: "abcdefgh", count: 120).joined(separator: "/"), .tooLong),
-        ])
+            // Length is reported only for a path that is otherwise safe.
+            (longName + "/../etc/passwd", .dotSegment),
+            (longName + "/a%2fb", .encodedSeparator),
+            (longPath + "/%2e%2e", .dotSegment),
+        ]
+
+        @Test(arguments: rejections)
         func rejected(path: String, error: UnsafePathError) {
             #expect(throws: error) { try SafeRelativePath(percentEncodedPath: path) }
             #expect(!error.description.contains(path))
