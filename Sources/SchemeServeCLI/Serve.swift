@@ -98,7 +98,9 @@
 
         @Option(
             name: .customLong("cors"),
-            help: "Allow CORS from exactly this origin (repeatable). Default: no CORS headers.")
+            help:
+                "Allow CORS from exactly this origin (repeatable): its requests get Access-Control-Allow-Origin, and its preflights (OPTIONS) a 204 allowing GET and HEAD with the header fields asked for. Default: no CORS headers."
+        )
         var cors: [String] = []
 
         @Option(

@@ -16,7 +16,9 @@ has seen them. So:
    the bytes on disk.
 3. A file changed on disk, with the same size and a new modification time, is what the next reload
    and the next fetch see: the cached answer is not served again.
-4. With `--watch`, the page the browser gets (gzipped, as it asks) has the live-reload script, and
+4. With `--cors ORIGIN`, a page at that origin reads files with fetch(), preflighted requests
+   included; a page at another origin cannot.
+5. With `--watch`, the page the browser gets (gzipped, as it asks) has the live-reload script, and
    saving a stylesheet reloads the page, which still passes every self-check.
 
 Prints one line per check; exits 1 when any fails.
@@ -50,6 +52,42 @@ def check(condition, what):
 def passed(report):
     return all(report.get(name) is True or (isinstance(report.get(name), dict) and report[name].get("ok"))
                for name in CHECKS)
+
+
+def cross_origin(browser, binary, site, page_server):
+    """4. `--cors ORIGIN`: a page at that origin reads the server's files with fetch(), including
+    requests the browser sends a CORS preflight for (a header that is not CORS-safelisted); a page at
+    any other origin cannot."""
+    origin = page_server.url.rstrip("/")
+    api = SchemeServe(os.path.join(binary, "schemeserve"), site, ["--cors", origin])
+    try:
+        page = browser.new_context().new_page()
+        page.goto(page_server.url, wait_until="load")
+        script = """async ([url, headers]) => {
+            try {
+                const response = await fetch(url, { headers });
+                return { status: response.status, text: await response.text(), etag: response.headers.get('etag') };
+            } catch (error) { return { error: String(error) }; }
+        }"""
+        with open(os.path.join(site, "data", "app.json"), "rb") as handle:
+            expected = handle.read().decode()
+        simple = page.evaluate(script, [api.url + "data/app.json", {}])
+        check(simple.get("text") == expected, "--cors: a page at the origin reads a file cross-origin (%s)" % simple.get("error"))
+        preflighted = page.evaluate(script, [api.url + "data/app.json", {"X-Requested-With": "schemekit", "Range": "bytes=0-3"}])
+        check(preflighted.get("status") == 206 and preflighted.get("text") == expected[:4]
+              and (preflighted.get("etag") or "").startswith('"'),
+              "--cors: a request the browser preflights (a custom header, a Range) is answered, its ETag "
+              "readable (%s)" % preflighted)
+        other = SchemeServe(os.path.join(binary, "schemeserve"), site, [])
+        try:
+            stranger = browser.new_context().new_page()
+            stranger.goto(other.url, wait_until="load")
+            refused = stranger.evaluate(script, [api.url + "data/app.json", {"X-Requested-With": "schemekit"}])
+            check("error" in refused, "--cors: a page at another origin cannot read it (%s)" % refused)
+        finally:
+            other.stop()
+    finally:
+        check(api.stop() == 0, "schemeserve --cors exits 0 on SIGTERM")
 
 
 def main():
@@ -120,6 +158,7 @@ def main():
                 text = page.evaluate(
                     "async (mode) => await (await fetch('data/app.json', { cache: mode })).text()", mode)
                 check(text.encode() == new, "fetch(cache: '%s') sees the changed file, not the cached answer" % mode)
+            cross_origin(browser, args.bin, site, server)
             watched = SchemeServe(os.path.join(args.bin, "schemeserve"), site, ["--watch"])
             try:
                 live = browser.new_context().new_page()

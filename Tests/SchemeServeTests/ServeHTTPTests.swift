@@ -213,9 +213,58 @@
                     port: server.port, "/c.json", headers: ["Origin": "https://app.example"])
                 #expect(allowed.header("Access-Control-Allow-Origin") == "https://app.example")
                 #expect(allowed.header("Access-Control-Allow-Credentials") == nil)
+                #expect(allowed.header("Access-Control-Expose-Headers") == "Accept-Ranges, Content-Range, ETag")
                 let other = try await RawHTTP.fetch(
                     port: server.port, "/c.json", headers: ["Origin": "https://evil.example"])
                 #expect(other.header("Access-Control-Allow-Origin") == nil)
+                #expect(other.header("Access-Control-Expose-Headers") == nil)
+            }
+        }
+
+        /// A `fetch()` with a header that is not CORS-safelisted makes the browser ask first with an
+        /// `OPTIONS` preflight (WHATWG Fetch); without an ok answer allowing the method and headers,
+        /// the request is never sent. Only a `--cors` origin gets one.
+        @Test func aCORSPreflightIsAnsweredForTheConfiguredOriginOnly() async throws {
+            let preflight = [
+                "Origin": "https://app.example", "Access-Control-Request-Method": "GET",
+                "Access-Control-Request-Headers": "x-requested-with,range",
+            ]
+            try await TestServer.with(configure: { $0.corsOrigins = ["https://app.example"] }) { server in
+                let allowed = try await RawHTTP.fetch(
+                    port: server.port, "/c.json", method: "OPTIONS", headers: preflight)
+                #expect(allowed.status == 204)
+                #expect(allowed.header("Access-Control-Allow-Origin") == "https://app.example")
+                #expect(allowed.header("Access-Control-Allow-Methods") == "GET, HEAD")
+                #expect(allowed.header("Access-Control-Allow-Headers") == "x-requested-with,range")
+                #expect(allowed.header("Access-Control-Max-Age") == "600")
+                #expect(allowed.header("Access-Control-Allow-Private-Network") == nil)
+                #expect(allowed.header("Content-Length") == nil, "RFC 9110 §8.6: none on a 204")
+                #expect(allowed.body.isEmpty)
+
+                var privateNetwork = preflight
+                privateNetwork["Access-Control-Request-Private-Network"] = "true"
+                let fromPublic = try await RawHTTP.fetch(
+                    port: server.port, "/c.json", method: "OPTIONS", headers: privateNetwork)
+                #expect(fromPublic.header("Access-Control-Allow-Private-Network") == "true")
+
+                var stranger = preflight
+                stranger["Origin"] = "https://evil.example"
+                let refused = try await RawHTTP.fetch(
+                    port: server.port, "/c.json", method: "OPTIONS", headers: stranger)
+                #expect(refused.status == 405)
+                #expect(refused.header("Access-Control-Allow-Origin") == nil)
+
+                var notPreflight = preflight
+                notPreflight["Access-Control-Request-Method"] = nil
+                let plain = try await RawHTTP.fetch(
+                    port: server.port, "/c.json", method: "OPTIONS", headers: notPreflight)
+                #expect(plain.status == 405)
+            }
+            try await TestServer.with { server in
+                let withoutCORS = try await RawHTTP.fetch(
+                    port: server.port, "/c.json", method: "OPTIONS", headers: preflight)
+                #expect(withoutCORS.status == 405)
+                #expect(withoutCORS.header("Access-Control-Allow-Origin") == nil)
             }
         }
 

@@ -125,14 +125,47 @@
             return (ResponsePlan(status: status, fields: fields, transforms: ResponseTransforms()), body)
         }
 
+        /// The answer to a CORS preflight from a `--cors` origin (WHATWG Fetch, "CORS-preflight
+        /// fetch"): `204` allowing GET and HEAD (what the server answers) and the header fields the
+        /// browser asked for, kept 10 minutes; and `Access-Control-Allow-Private-Network` when
+        /// asked (a public page reaching the loopback server in Chromium). `nil` for anything else:
+        /// an `OPTIONS` from another origin, or without `Access-Control-Request-Method`, gets the
+        /// handler chain's 405 and no CORS field, so the browser refuses the request.
+        func preflight(for request: HTTPRequest, rules: Rules) -> ResponsePlan? {
+            guard request.method == .options, !corsOrigins.isEmpty,
+                let origin = request.headerFields[.origin], corsOrigins.contains(origin),
+                request.headerFields[.accessControlRequestMethod] != nil
+            else { return nil }
+            var fields = HTTPFields()  // no Content-Length on a 204 (RFC 9110 §8.6)
+            addSecurityHeaders(&fields, request: request)
+            fields[.accessControlExposeHeaders] = nil
+            fields[.accessControlAllowMethods] = "GET, HEAD"
+            if let asked = request.headerFields[.accessControlRequestHeaders] {
+                fields[.accessControlAllowHeaders] = asked
+            }
+            fields[.accessControlMaxAge] = "600"
+            if request.headerFields[Self.requestPrivateNetwork]?.lowercased() == "true" {
+                fields[Self.allowPrivateNetwork] = "true"
+            }
+            if !rules.list.isEmpty { _ = HeaderPolicy.apply(rules.list, to: &fields) }
+            return ResponsePlan(status: .noContent, fields: fields, transforms: ResponseTransforms())
+        }
+
+        private static let requestPrivateNetwork = HTTPField.Name("Access-Control-Request-Private-Network")!
+        private static let allowPrivateNetwork = HTTPField.Name("Access-Control-Allow-Private-Network")!
+
         private func addSecurityHeaders(_ fields: inout HTTPFields, request: HTTPRequest?) {
             fields[.crossOriginResourcePolicy] = "same-origin"
             fields[.xContentTypeOptions] = "nosniff"
             if !corsOrigins.isEmpty {
                 fields[.accessControlAllowOrigin] = nil
                 fields[.accessControlAllowCredentials] = nil
+                fields[.accessControlExposeHeaders] = nil
                 if let origin = request?.headerFields[.origin], corsOrigins.contains(origin) {
                     fields[.accessControlAllowOrigin] = origin
+                    // What a range reader (a media player, pdf.js) and a revalidating script need
+                    // beyond the CORS-safelisted fields.
+                    fields[.accessControlExposeHeaders] = "Accept-Ranges, Content-Range, ETag"
                     fields[.vary] = fields[.vary].map { $0 + ", Origin" } ?? "Origin"
                 }
             }

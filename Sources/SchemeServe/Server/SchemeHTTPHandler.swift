@@ -170,6 +170,10 @@
                 let (plan, body) = planner.plain(rejection.status, rejection.message, for: request, rules: rules)
                 return writeWhole(plan, body, head: head, keepAlive: keepAlive, started: started, handler: "guard")
             }
+            if let preflight = planner.preflight(for: request, rules: rules) {
+                return writeWhole(
+                    preflight, Data(), head: head, keepAlive: keepAlive, started: started, handler: "cors")
+            }
             // Parsed once, from the parts HTTP already split: no `URL` is built on this path.
             guard
                 let schemeRequest = try? SchemeRequest(
