@@ -136,6 +136,30 @@ struct HARRecordReplayTests {
         #expect(directory.fileNames == ["append.har"])  // no temporary file left behind
     }
 
+    /// A redirect on the page's own origin (what the network handler makes of an origin's
+    /// redirect to itself) is recorded on the origin the HAR records, where a replay in the browser
+    /// must send the page; a redirect elsewhere as it came.
+    @Test(arguments: [
+        ("app://localhost/next?a=1#top", "http://127.0.0.1:8080/next?a=1#top"),
+        ("APP://LOCALHOST/upper", "http://127.0.0.1:8080/upper"),
+        ("/relative", "/relative"),
+        ("https://sign-in.example/login", "https://sign-in.example/login"),
+        ("app://other-host/x", "app://other-host/x"),
+    ])
+    func aRedirectOnThePagesOriginIsRecordedOnTheRecordedOrigin(location: String, recorded: String) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let harFile = directory.appending("redirect.har")
+        let redirect = StaticHandler("", status: .found, headerFields: [.location: location])
+        let options = HARRecordingOptions(url: .origin(URL(string: "http://127.0.0.1:8080")!))
+        _ = try await ScriptedEngine(serving: HARRecorder(redirect, to: harFile, options: options))
+            .run("app://localhost/sign-in")
+        let entry = try #require(try HARArchive(contentsOf: harFile).entries.first)
+        #expect(entry.request.url == "http://127.0.0.1:8080/sign-in")
+        #expect(entry.response.redirectURL == recorded)
+        #expect(entry.response.headers.filter { $0.name.lowercased() == "location" }.map(\.value) == [recorded])
+    }
+
     @Test func aFiftyMebibyteBodyIsStoredBesideTheHARFile() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

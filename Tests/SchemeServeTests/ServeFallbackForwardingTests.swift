@@ -95,6 +95,30 @@
             #expect(other.response.header("Access-Control-Allow-Origin") == nil)
         }
 
+        /// The origin redirects to itself (`Location: http://<origin>/signed-in?x=1`, built from the
+        /// `Host` it got): the browser is sent to the same path on schemeserve, not to the origin,
+        /// as nginx's `proxy_redirect default` does. A redirect elsewhere is left alone, and a
+        /// path that would read as another host (`//evil.example`) stays a path.
+        @Test func aRedirectToTheOriginItselfStaysOnTheServer() throws {
+            let origin = try OriginProcess(maxLifetime: 120)
+            defer { origin.stop() }
+            let server = try ServeProcess(
+                [ServeProcessTests.sampleApp, "--fallback", "http://127.0.0.1:\(origin.port)"])
+            defer { server.stop() }
+            for (location, expected) in [
+                ("http://127.0.0.1:\(origin.port)/signed-in?x=1#top", "/signed-in?x=1#top"),
+                ("http://127.0.0.1:\(origin.port)//evil.example/x", "/evil.example/x"),
+                ("https://sign-in.example/login", "https://sign-in.example/login"),
+                ("/relative", "/relative"),
+            ] {
+                let encoded = location.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+                let response = try RawHTTP.request(
+                    port: server.port, "/redirect?status=302&header=Location:\(encoded)", headers: [:])
+                #expect(response.status == 302, "\(location)")
+                #expect(response.header("Location") == expected, "\(location)")
+            }
+        }
+
         @Test(arguments: [
             (
                 "Connection",

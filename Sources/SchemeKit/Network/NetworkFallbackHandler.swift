@@ -23,7 +23,9 @@ import Synchronization
 ///   `Transfer-Encoding`, `Upgrade`) never cross; `Host` is set from the target (kept as the
 ///   original host for IP direct connection), `Content-Length` from the body, and
 ///   `Accept-Encoding` by the client (it negotiates what it decodes). Every other field, and the
-///   upstream status (404 and 500 included), pass through.
+///   upstream status (404 and 500 included), pass through. A `Location` on the origin itself
+///   (`https://api.example/login`) comes back on the page's origin (`app://localhost/login`), as
+///   nginx's `proxy_redirect default` does; a relative one, or one on another origin, is kept.
 /// - **Streaming.** Each upstream chunk is written as it arrives; nothing is buffered whole.
 ///   Stopping the task cancels the handler's Swift task, which ends the body iteration and
 ///   cancels the upstream request.
@@ -139,7 +141,8 @@ public struct NetworkFallbackHandler: SchemeHandler {
             return .handled
         }
 
-        let head = upstream.schemeResponse(for: response.head)
+        let head = NetworkUpstream.response(
+            upstream.schemeResponse(for: response.head), from: target.logicalURL, forPage: request.url)
         try await writer.writeHead(head)
         counters.forwarded.add(1, ordering: .relaxed)
 

@@ -246,12 +246,13 @@ public final class Preloader: Sendable {
             if fetch.detach(id) { state.withLock { $0.metrics.cancelled += 1 } }
             record(timing)
         }
-        return try await stream(fetch, cursor: id, to: writer, asked: asked, timing: &timing)
+        return try await stream(fetch, cursor: id, for: request.url, to: writer, asked: asked, timing: &timing)
     }
 
     private func stream(
         _ fetch: PreloadFetch,
         cursor id: Int,
+        for page: URL,
         to writer: some SchemeResponseWriter,
         asked: ContinuousClock.Instant,
         timing: inout PreloadTiming
@@ -259,7 +260,7 @@ public final class Preloader: Sendable {
         guard let first = await fetch.update(for: id, headSent: false) else { throw CancellationError() }
         switch first {
         case .head(let head):
-            try await writer.writeHead(head)
+            try await writer.writeHead(NetworkUpstream.response(head, from: fetch.logicalURL, forPage: page))
             timing.wait = .now - asked
         case .failed(let error):
             if error is CancellationError { throw error }

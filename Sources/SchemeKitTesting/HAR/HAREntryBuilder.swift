@@ -16,7 +16,10 @@ struct HAREntryBuilder {
         let contentType = response.headerFields[.contentType]
         let content = try Self.content(
             body, contentType: contentType, fileExtension: fileExtension(contentType: contentType))
-        let responseHeaders = response.headerFields.map { HARNameValue(name: $0.name.rawName, value: $0.value) }
+        let responseHeaders = response.headerFields.map { field in
+            HARNameValue(
+                name: field.name.rawName, value: field.name == .location ? recordedLocation(field.value) : field.value)
+        }
         return HAREntry(
             startedDateTime: started.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)),
             time: Self.milliseconds(wait + receive),
@@ -38,7 +41,7 @@ struct HAREntryBuilder {
                 cookies: response.headerFields[values: .setCookie].map(Self.responseCookie),
                 headers: responseHeaders,
                 content: content,
-                redirectURL: response.headerFields[.location] ?? "",
+                redirectURL: response.headerFields[.location].map(recordedLocation) ?? "",
                 headersSize: -1,
                 bodySize: body.count
             ),
@@ -46,6 +49,22 @@ struct HAREntryBuilder {
                 blocked: -1, dns: -1, connect: -1, send: 0, wait: Self.milliseconds(wait),
                 receive: Self.milliseconds(receive), ssl: -1)
         )
+    }
+
+    /// A `Location` on the request's own origin (`app://localhost/next`, as the network handler
+    /// gives a redirect the origin made to itself) recorded the way the request's URL is
+    /// (``HARRecordingOptions/url``: `http://127.0.0.1:8080/next` for schemeserve), so that a
+    /// replay sends the page where it would have gone; any other `Location` as it is.
+    func recordedLocation(_ location: String) -> String {
+        guard var components = URLComponents(string: location), let host = components.host,
+            components.scheme?.lowercased() == request.scheme.lowercased(),
+            host.lowercased() == request.host.lowercased(), components.port == request.port
+        else { return location }
+        let fragment = components.percentEncodedFragment
+        components.percentEncodedFragment = nil
+        guard let string = components.string, let target = try? SchemeRequest(string) else { return location }
+        let recorded = options.url.url(for: target)
+        return fragment.map { recorded + "#" + $0 } ?? recorded
     }
 
     /// The response body as HAR `content`.

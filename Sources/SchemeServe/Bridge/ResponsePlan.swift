@@ -34,6 +34,8 @@
     /// `Vary`), and no spelling of a path escapes its rules.
     struct ResponsePlanner: Sendable {
         let corsOrigins: Set<String>
+        /// `<scheme>://<app-host>`, lowercased: the page's origin as the handlers see it.
+        let appOrigin: String
         let gzip: Bool
         let liveReloadScript: Data?
         let headerRules: [HeaderRule]
@@ -49,6 +51,7 @@
 
         init(configuration: ServeConfiguration) {
             corsOrigins = Set(configuration.corsOrigins)
+            appOrigin = "\(configuration.scheme)://\(configuration.appHost)".lowercased()
             gzip = configuration.gzip
             liveReloadScript = configuration.watch ? Data(LiveReload.script.utf8) : nil
             headerRules = configuration.headerRules
@@ -81,6 +84,7 @@
             // The server dates every response itself (one `Date`, RFC 9110 §6.6.1): a fallback
             // origin's, passed on by the network handler, would be a second.
             fields[.date] = nil
+            if let location = fields[.location], let path = pathOnServer(location) { fields[.location] = path }
             addSecurityHeaders(&fields, request: request)
             var transforms = ResponseTransforms()
             let status = response.status
@@ -109,6 +113,26 @@
                 }
             }
             return ResponsePlan(status: status, fields: fields, transforms: transforms)
+        }
+
+        /// A `Location` on the app's origin (`app://localhost/login`, from a handler or a
+        /// ``NetworkFallbackHandler`` that moved the origin's own redirect there) as the same path
+        /// on this server (`/login`): the browser knows the page by its `http://` URL. `nil` for
+        /// any other location.
+        func pathOnServer(_ location: String) -> String? {
+            guard location.utf8.count >= appOrigin.utf8.count,
+                location.prefix(appOrigin.count).lowercased() == appOrigin
+            else { return nil }
+            let rest = location.dropFirst(appOrigin.count)
+            guard let first = rest.first else { return "/" }
+            switch first {
+            case "/":
+                // One leading slash: `//evil.example/x` (or `/\evil.example`, which browsers
+                // read the same) would be another host.
+                return "/" + rest.drop { $0 == "/" || $0 == "\\" }
+            case "?", "#": return "/" + rest
+            default: return nil  // `app://localhost.evil/`, `app://localhost:1/`
+            }
         }
 
         /// A short plain-text answer of the server's own (400, 403, 500, 502), with the security

@@ -50,6 +50,40 @@ struct NetworkFallbackHandlerTests {
         #expect(stats.hosts == ["127.0.0.1:\(origin.port)"])
     }
 
+    /// Where the origin redirects to itself: `Location` values and what the page gets.
+    static func redirects(port: Int) -> [(location: String, expected: String)] {
+        [
+            ("http://127.0.0.1:\(port)/next/page?a=1&b=%20#top", "app://x/next/page?a=1&b=%20#top"),
+            ("//127.0.0.1:\(port)/scheme-relative", "app://x/scheme-relative"),
+            ("HTTP://127.0.0.1:\(port)", "app://x/"),
+            // Left alone: relative (the engine resolves it against the page), and other origins.
+            ("/relative?x=1", "/relative?x=1"),
+            ("http://127.0.0.1:\(port + 1)/other-port", "http://127.0.0.1:\(port + 1)/other-port"),
+            ("https://127.0.0.1:\(port)/other-scheme", "https://127.0.0.1:\(port)/other-scheme"),
+            ("https://sign-in.example/login", "https://sign-in.example/login"),
+        ]
+    }
+
+    /// The origin's query asking for a 302 to `location`.
+    static func redirectQuery(_ location: String) -> String {
+        "status=302&header=Location:" + location.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+    }
+
+    /// An origin that redirects to itself (`https://api.example/login`, built from the `Host` it
+    /// got) must not take the page off its scheme: like nginx's `proxy_redirect default`, the
+    /// page gets the same path on its own origin.
+    @Test(arguments: NetworkTestClient.allCases)
+    func aRedirectToTheOriginItselfStaysOnThePagesOrigin(client: NetworkTestClient) async throws {
+        let origin = try OriginServer.shared()
+        let handler = NetworkFallbackHandler(upstream: origin.upstream(client: client.make()))
+        for (location, expected) in Self.redirects(port: origin.port) {
+            let path = "/" + OriginServer.unique("redirect")
+            let sink = try await run(handler, "app://x\(path)?\(Self.redirectQuery(location))")
+            #expect(sink.response?.status.code == 302, "\(location)")
+            #expect(sink.response?.headerFields[.location] == expected, "\(location)")
+        }
+    }
+
     @Test(arguments: NetworkTestClient.allCases)
     func streamsTheFirstChunkBeforeTheOriginFinished(client: NetworkTestClient) async throws {
         let origin = try OriginServer.shared()

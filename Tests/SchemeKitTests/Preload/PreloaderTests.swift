@@ -55,6 +55,22 @@ struct PreloaderTests {
         #expect(preloader.metrics.preloadsClaimed == 1)
     }
 
+    /// A preloaded redirect reaches the page as the network handler gives it: on the page's
+    /// origin when the origin redirected to itself.
+    @Test func aPreloadedRedirectToTheOriginItselfStaysOnThePagesOrigin() async throws {
+        let (origin, preloader, registry) = try setUp()
+        for (location, expected) in NetworkFallbackHandlerTests.redirects(port: origin.port) {
+            let target =
+                "app://x/\(OriginServer.unique("preload-redirect"))?"
+                + NetworkFallbackHandlerTests.redirectQuery(location)
+            #expect(preloader.preload(url(target)))
+            let sink = RecordingSink()
+            await registry.handle(try SchemeRequest(target), sink: sink)
+            #expect(sink.response?.status.code == 302, "\(location)")
+            #expect(sink.response?.headerFields[.location] == expected, "\(location)")
+        }
+    }
+
     @Test func aCompletePreloadIsServedWithoutANewFetch() async throws {
         let (origin, preloader, registry) = try setUp()
         let path = "/" + OriginServer.unique("preload-complete")
