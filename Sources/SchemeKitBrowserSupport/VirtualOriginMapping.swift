@@ -20,5 +20,35 @@
             guard let first = rest.first, first == "/" || first == "?" else { return nil }
             return "\(scheme)://\(registryHost)\(first == "?" ? "/" : "")\(rest)"
         }
+
+        /// A `Location` from the registry, as the browser must get it: one on the registry URL's
+        /// origin (`app://localhost/login`, such as a handler's redirect, or the network handler's
+        /// for an origin redirecting to itself) moved to the origin the browser asked on
+        /// (`https://app.localhost/login`), so the page stays there; any other location as it is.
+        ///
+        /// - Parameters:
+        ///   - location: The response's `Location`.
+        ///   - registryURL: The request's registry URL (`app://localhost/start`).
+        ///   - browserURL: The URL the browser asked for (`https://app.localhost/start`).
+        package static func browserLocation(_ location: String, registryURL: String, browserURL: String) -> String {
+            guard let registryOrigin = origin(of: registryURL), let browserOrigin = origin(of: browserURL),
+                location.count >= registryOrigin.count,
+                location.prefix(registryOrigin.count).lowercased() == registryOrigin.lowercased()
+            else { return location }
+            let rest = location.dropFirst(registryOrigin.count)
+            guard let first = rest.first else { return browserOrigin + "/" }
+            switch first {
+            case "/": return browserOrigin + rest
+            case "?", "#": return browserOrigin + "/" + rest
+            default: return location  // another host that starts the same (`app://localhost.evil/`)
+            }
+        }
+
+        /// `scheme://authority` of an absolute URL, or `nil`.
+        private static func origin(of url: String) -> String? {
+            guard let separator = url.firstRange(of: "://") else { return nil }
+            let end = url[separator.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? url.endIndex
+            return String(url[..<end])
+        }
     }
 #endif

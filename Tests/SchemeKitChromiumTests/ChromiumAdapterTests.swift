@@ -32,6 +32,33 @@
             await harness.close()
         }
 
+        /// A redirect on the registry's origin (a handler's, or the network handler's for an origin
+        /// redirecting to itself) keeps the page on the virtual origin, for a navigation and a
+        /// `fetch()`: the browser gets `https://app.localhost/…`, never `app://localhost/…`.
+        @Test func aRedirectOnTheRegistrysOriginKeepsThePageOnTheVirtualOrigin() async throws {
+            let harness = try await ChromiumHarness.start { registry in
+                try registry.register(
+                    ClosureHandler(name: "redirect") { request, writer in
+                        if request.path == "/start" {
+                            let location = "app://localhost/landed.html?from=start"
+                            try await writer.respond(
+                                SchemeResponse(status: .found, headerFields: [.location: location]), body: Data())
+                        } else {
+                            try await writer.respond(
+                                SchemeResponse(status: .ok, mimeType: "text/html", textEncodingName: "utf-8"),
+                                body: Data("<!doctype html><title>landed</title>".utf8))
+                        }
+                        return .handled
+                    }, for: "app")
+            }
+            defer { Task { await harness.close() } }
+            let landed = "https://app.localhost/landed.html?from=start"
+            try await harness.page.navigate(to: "https://app.localhost/start")
+            #expect(try await harness.page.evaluate("location.href") == .string(landed))
+            #expect(try await harness.page.evaluate("document.title") == .string("landed"))
+            #expect(try await harness.page.evaluate("fetch('/start').then(r => r.url)") == .string(landed))
+        }
+
         /// `Cache-Control: no-cache` (LocalFileHandler's default) means every load asks again: an
         /// updated file of an offline package shows on the next load, and the load goes through the
         /// handlers (a 304 when nothing changed).

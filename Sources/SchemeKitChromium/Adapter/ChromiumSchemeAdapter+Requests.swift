@@ -208,7 +208,12 @@
                 entry.record.handler = handler
                 var headers: [CDPValue] = []
                 for field in response.headerFields {
-                    headers.append(.object(["name": .string(field.name.rawName), "value": .string(field.value)]))
+                    let value =
+                        field.name == .location
+                        ? VirtualOriginMapping.browserLocation(
+                            field.value, registryURL: entry.record.registryURL, browserURL: entry.record.url)
+                        : field.value
+                    headers.append(.object(["name": .string(field.name.rawName), "value": .string(value)]))
                 }
                 var params: [String: CDPValue] = [
                     "requestId": .string(requestId), "responseCode": .int(response.status.code),

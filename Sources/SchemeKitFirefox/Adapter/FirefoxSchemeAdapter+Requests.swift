@@ -197,7 +197,12 @@
                 entry.record.handler = handler
                 var headers: [BiDiValue] = []
                 for field in response.headerFields {
-                    headers.append(BiDiHeader(name: field.name.rawName, value: field.value).bidiValue)
+                    let value =
+                        field.name == .location
+                        ? VirtualOriginMapping.browserLocation(
+                            field.value, registryURL: entry.record.registryURL, browserURL: entry.record.url)
+                        : field.value
+                    headers.append(BiDiHeader(name: field.name.rawName, value: value).bidiValue)
                 }
                 var params: [String: BiDiValue] = [
                     "request": .string(requestId), "statusCode": .int(response.status.code),
