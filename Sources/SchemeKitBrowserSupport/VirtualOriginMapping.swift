@@ -1,4 +1,7 @@
 #if Chromium || Firefox
+    import Foundation
+    import SchemeKit
+
     /// The one rule both browser adapters use to map a virtual https origin onto a registry scheme:
     /// `https://<host>/x?y` → `<scheme>://<registryHost>/x?y`.
     package enum VirtualOriginMapping {
@@ -24,31 +27,18 @@
         /// A `Location` from the registry, as the browser must get it: one on the registry URL's
         /// origin (`app://localhost/login`, such as a handler's redirect, or the network handler's
         /// for an origin redirecting to itself) moved to the origin the browser asked on
-        /// (`https://app.localhost/login`), so the page stays there; any other location as it is.
+        /// (`https://app.localhost/login`), so the page stays there; any other location as it is
+        /// (``RedirectLocation``).
         ///
         /// - Parameters:
         ///   - location: The response's `Location`.
         ///   - registryURL: The request's registry URL (`app://localhost/start`).
         ///   - browserURL: The URL the browser asked for (`https://app.localhost/start`).
         package static func browserLocation(_ location: String, registryURL: String, browserURL: String) -> String {
-            guard let registryOrigin = origin(of: registryURL), let browserOrigin = origin(of: browserURL),
-                location.count >= registryOrigin.count,
-                location.prefix(registryOrigin.count).lowercased() == registryOrigin.lowercased()
-            else { return location }
-            let rest = location.dropFirst(registryOrigin.count)
-            guard let first = rest.first else { return browserOrigin + "/" }
-            switch first {
-            case "/": return browserOrigin + rest
-            case "?", "#": return browserOrigin + "/" + rest
-            default: return location  // another host that starts the same (`app://localhost.evil/`)
+            guard let registry = URL(string: registryURL), let browser = URL(string: browserURL) else {
+                return location
             }
-        }
-
-        /// `scheme://authority` of an absolute URL, or `nil`.
-        private static func origin(of url: String) -> String? {
-            guard let separator = url.firstRange(of: "://") else { return nil }
-            let end = url[separator.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? url.endIndex
-            return String(url[..<end])
+            return RedirectLocation.moved(location, from: registry, to: browser) ?? location
         }
     }
 #endif

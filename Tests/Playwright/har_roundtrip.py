@@ -12,9 +12,10 @@ status and the SHA-256 of its body (`window.report`), plus whether the script ra
 applied and the image decoded.
 
 a. Playwright records the page, served over http by a loopback server, into a HAR with embedded
-   bodies and into its default `.har.zip` (bodies attached); the server is stopped; SchemeKit replays
-   each file: `schemeserve --har` (every body fetched over HTTP, and the page in Playwright's
-   Chromium through it) and `headless-render --engine chromium --har`. Every body matches the
+   bodies and into its default `.har.zip` (bodies attached), from /start, which the server redirects
+   to /index.html absolutely; the server is stopped; SchemeKit replays each file: `schemeserve --har`
+   (every body fetched over HTTP, and the page in Playwright's Chromium through it, from /start: the
+   recorded redirect keeps the page on schemeserve) and `headless-render --engine chromium --har`. Every body matches the
    original by SHA-256.
 b. SchemeKit records the page through `--fallback`: `headless-render --engine chromium --record-har`
    (URLs https://app.localhost/…) and `schemeserve --record-har` while Playwright browses it (URLs
@@ -221,7 +222,7 @@ def main():
                 extra = {"record_har_content": "embed"} if kind == "embed" else {}
                 context = browser.new_context(record_har_path=path, **extra)
                 page = context.new_page()
-                page.goto("http://127.0.0.1:%d/index.html" % origin.port)
+                page.goto("http://127.0.0.1:%d/start" % origin.port)  # redirected to /index.html
                 checks.report("a. Playwright records (%s), live" % kind, page.evaluate("window.report"), expected)
                 context.close()
             origin.stop()
@@ -235,8 +236,10 @@ def main():
                         checks.expect("a. schemeserve --har %s: %s over HTTP, sha256" % (kind, resource),
                                       status == 200 and hashlib.sha256(body).hexdigest() == expected[resource],
                                       (status, len(body)))
-                    status, report, failed = browse(browser, server.url + "index.html")
+                    status, report, failed = browse(browser, server.url + "start")
                     checks.report("a. schemeserve --har %s, in Chromium" % kind, report, expected)
+                    checks.expect("a. schemeserve --har %s: the recorded redirect keeps the page on schemeserve" % kind,
+                                  browse.landed == server.url + "index.html", browse.landed)
                     checks.expect("a. schemeserve --har %s: nothing failed" % kind, status == 200 and not failed,
                                   (status, failed))
                 finally:

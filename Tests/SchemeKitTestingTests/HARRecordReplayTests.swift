@@ -146,7 +146,7 @@ struct HARRecordReplayTests {
         ("https://sign-in.example/login", "https://sign-in.example/login"),
         ("app://other-host/x", "app://other-host/x"),
     ])
-    func aRedirectOnThePagesOriginIsRecordedOnTheRecordedOrigin(location: String, recorded: String) async throws {
+    func aRedirectOnThePagesOriginIsRecordedAndReplayedWhereThePageIs(location: String, recorded: String) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let harFile = directory.appending("redirect.har")
@@ -158,6 +158,14 @@ struct HARRecordReplayTests {
         #expect(entry.request.url == "http://127.0.0.1:8080/sign-in")
         #expect(entry.response.redirectURL == recorded)
         #expect(entry.response.headers.filter { $0.name.lowercased() == "location" }.map(\.value) == [recorded])
+
+        // Replayed under the app's scheme, matched on the HAR's page origin: a `Location` on that
+        // origin comes back on the request's, where the page is; any other as recorded.
+        let replay = try HARReplayHandler(
+            contentsOf: harFile, configuration: .init(matching: HARMatching(origin: .page)))
+        let replayed = try await ScriptedEngine(serving: replay).run("app://localhost/sign-in")
+        let expected = recorded.hasPrefix("http://127.0.0.1:8080/") ? location.lowercasedOrigin : recorded
+        #expect(replayed.response?.headerFields[.location] == expected)
     }
 
     @Test func aFiftyMebibyteBodyIsStoredBesideTheHARFile() async throws {
@@ -353,3 +361,11 @@ struct HARRecordReplayTests {
 }
 
 private func recordedText(_ data: Data) -> String { String(decoding: data, as: UTF8.self) }
+
+extension String {
+    /// `APP://LOCALHOST/upper` as `app://localhost/upper`: scheme and host lowercased.
+    fileprivate var lowercasedOrigin: String {
+        guard let end = range(of: "://").flatMap({ self[$0.upperBound...].firstIndex(of: "/") }) else { return self }
+        return self[..<end].lowercased() + self[end...]
+    }
+}

@@ -74,37 +74,14 @@ public struct NetworkUpstream: Sendable {
 
     /// `response`, from `origin` (a target's ``NetworkRewriter/Target/logicalURL``), as the page
     /// that asked at `page` gets it: a `Location` on the origin itself moved to the page's origin
-    /// (``pageLocation(_:origin:page:)``).
+    /// (``RedirectLocation``).
     static func response(_ response: SchemeResponse, from origin: URL, forPage page: URL) -> SchemeResponse {
         guard let location = response.headerFields[.location],
-            let moved = pageLocation(location, origin: origin, page: page)
+            let moved = RedirectLocation.moved(location, from: origin, to: page)
         else { return response }
         var response = response
         response.headerFields[.location] = moved
         return response
-    }
-
-    /// An absolute `Location` on the origin that answered (`https://api.example/login`, or
-    /// `//api.example/login`) as the same path on the page's own origin (`app://localhost/login`),
-    /// as a reverse proxy rewrites it (nginx's `proxy_redirect default`): a redirect the origin
-    /// makes to itself keeps the page on its scheme instead of taking it to the network. `nil`
-    /// (left as it is) for a relative `Location`, which the engine resolves against the page's URL
-    /// already, and for one on another origin (a sign-in page elsewhere).
-    static func pageLocation(_ location: String, origin: URL, page: URL) -> String? {
-        guard let target = URLComponents(string: location), let host = target.percentEncodedHost, !host.isEmpty,
-            let origin = URLComponents(url: origin, resolvingAgainstBaseURL: false),
-            var moved = URLComponents(url: page, resolvingAgainstBaseURL: false)
-        else { return nil }
-        let scheme = (target.scheme ?? origin.scheme)?.lowercased()
-        guard scheme == origin.scheme?.lowercased(), host.lowercased() == origin.percentEncodedHost?.lowercased(),
-            (target.port ?? scheme.flatMap(NetworkRewriter.defaultPort))
-                == (origin.port ?? scheme.flatMap(NetworkRewriter.defaultPort)),
-            target.user == nil, target.password == nil
-        else { return nil }
-        moved.percentEncodedPath = target.percentEncodedPath.isEmpty ? "/" : target.percentEncodedPath
-        moved.percentEncodedQuery = target.percentEncodedQuery
-        moved.percentEncodedFragment = target.percentEncodedFragment
-        return moved.string
     }
 
     /// The gateway answer for an upstream failure before the head: 504 for a timeout, else 502,

@@ -56,15 +56,16 @@ struct HAREntryBuilder {
     /// (``HARRecordingOptions/url``: `http://127.0.0.1:8080/next` for schemeserve), so that a
     /// replay sends the page where it would have gone; any other `Location` as it is.
     func recordedLocation(_ location: String) -> String {
-        guard var components = URLComponents(string: location), let host = components.host,
-            components.scheme?.lowercased() == request.scheme.lowercased(),
-            host.lowercased() == request.host.lowercased(), components.port == request.port
-        else { return location }
-        let fragment = components.percentEncodedFragment
-        components.percentEncodedFragment = nil
-        guard let string = components.string, let target = try? SchemeRequest(string) else { return location }
+        guard var origin = URLComponents(url: request.url, resolvingAgainstBaseURL: false) else { return location }
+        origin.percentEncodedPath = ""
+        origin.percentEncodedQuery = nil
+        guard let originURL = origin.url, let path = RedirectLocation.path(of: location, on: originURL) else {
+            return location
+        }
+        let parts = path.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let target = try? SchemeRequest(originURL.absoluteString + parts[0]) else { return location }
         let recorded = options.url.url(for: target)
-        return fragment.map { recorded + "#" + $0 } ?? recorded
+        return parts.count == 2 ? recorded + "#" + parts[1] : recorded
     }
 
     /// The response body as HAR `content`.

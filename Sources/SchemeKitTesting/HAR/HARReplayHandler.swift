@@ -181,6 +181,17 @@ public struct HARReplayHandler: SchemeHandler {
         return HARMatcher(matching: matching) { HARURLParts($0.url.absoluteString)?.moved(to: origin) }
     }
 
+    /// The origin entries are matched on for `request` when it is not the request's own (see
+    /// ``matcher()``), or `nil`.
+    private func recordedOrigin(for request: SchemeRequest) -> URL? {
+        if let recordedURL { return HARURLParts(recordedURL.url(for: request))?.origin }
+        switch configuration.matching.origin {
+        case .request: return nil
+        case .page: return store.pageOrigin?.origin
+        case .fixed(let url): return url
+        }
+    }
+
     /// Answers from the matching entry, or applies ``Configuration/whenMissing`` (in update mode:
     /// records from the upstream).
     ///
@@ -196,8 +207,10 @@ public struct HARReplayHandler: SchemeHandler {
             request.body = .bytes(collected)
         }
         if let entry = matcher().select(request, body: body, from: store.entries) {
-            try await HARResponder(entry: entry, request: request, chunkSize: configuration.chunkSize).respond(
-                to: writer)
+            try await HARResponder(
+                entry: entry, request: request, chunkSize: configuration.chunkSize,
+                recordedOrigin: recordedOrigin(for: request)
+            ).respond(to: writer)
             return .handled
         }
         if let recorder, recorder.supportedMethods.contains(request.method),

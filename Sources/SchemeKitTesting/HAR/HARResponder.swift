@@ -7,6 +7,10 @@ struct HARResponder {
     let entry: HARReplayEntry
     let request: SchemeRequest
     let chunkSize: Int
+    /// The origin the entry was matched on when it is not the request's own (a HAR a browser
+    /// recorded at `http://127.0.0.1:8000/`): a `Location` there is replayed on the request's
+    /// origin (``RedirectLocation``), where the page is.
+    var recordedOrigin: URL? = nil
 
     /// Recorded fields that describe the recorded transfer, not the body replayed.
     static let droppedFields: Set<String> = [
@@ -20,6 +24,11 @@ struct HARResponder {
             return
         }
         var fields = recordedFields()
+        if let recordedOrigin, let location = fields[.location],
+            let moved = RedirectLocation.moved(location, from: recordedOrigin, to: request.url)
+        {
+            fields[.location] = moved
+        }
         let size = entry.body.count
         var status = entry.status
         var parts: [Range<Int>] = [0..<size]

@@ -32,6 +32,15 @@ struct HARURLParts: Sendable, Hashable {
         self.sortedQuery = query.sorted()
     }
 
+    /// `scheme://host[:port]`.
+    var origin: URL? {
+        var components = URLComponents()
+        components.scheme = scheme
+        components.host = host
+        components.port = port
+        return components.url
+    }
+
     /// The same path and query on `origin`'s scheme, host and port.
     func moved(to origin: HARURLParts) -> HARURLParts {
         var moved = self

@@ -34,8 +34,8 @@
     /// `Vary`), and no spelling of a path escapes its rules.
     struct ResponsePlanner: Sendable {
         let corsOrigins: Set<String>
-        /// `<scheme>://<app-host>`, lowercased: the page's origin as the handlers see it.
-        let appOrigin: String
+        /// `<scheme>://<app-host>`: the page's origin as the handlers see it.
+        let appOrigin: URL?
         let gzip: Bool
         let liveReloadScript: Data?
         let headerRules: [HeaderRule]
@@ -51,7 +51,7 @@
 
         init(configuration: ServeConfiguration) {
             corsOrigins = Set(configuration.corsOrigins)
-            appOrigin = "\(configuration.scheme)://\(configuration.appHost)".lowercased()
+            appOrigin = URL(string: "\(configuration.scheme)://\(configuration.appHost)")
             gzip = configuration.gzip
             liveReloadScript = configuration.watch ? Data(LiveReload.script.utf8) : nil
             headerRules = configuration.headerRules
@@ -120,19 +120,10 @@
         /// on this server (`/login`): the browser knows the page by its `http://` URL. `nil` for
         /// any other location.
         func pathOnServer(_ location: String) -> String? {
-            guard location.utf8.count >= appOrigin.utf8.count,
-                location.prefix(appOrigin.count).lowercased() == appOrigin
-            else { return nil }
-            let rest = location.dropFirst(appOrigin.count)
-            guard let first = rest.first else { return "/" }
-            switch first {
-            case "/":
-                // One leading slash: `//evil.example/x` (or `/\evil.example`, which browsers
-                // read the same) would be another host.
-                return "/" + rest.drop { $0 == "/" || $0 == "\\" }
-            case "?", "#": return "/" + rest
-            default: return nil  // `app://localhost.evil/`, `app://localhost:1/`
-            }
+            guard let appOrigin, let path = RedirectLocation.path(of: location, on: appOrigin) else { return nil }
+            // One leading slash: `//evil.example/x` (or `/\evil.example`, which browsers read the
+            // same) would be another host.
+            return "/" + path.drop { $0 == "/" || $0 == "\\" }
         }
 
         /// A short plain-text answer of the server's own (400, 403, 500, 502), with the security
