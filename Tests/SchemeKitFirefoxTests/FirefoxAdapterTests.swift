@@ -33,19 +33,10 @@
         /// `fetch()`: the browser gets `https://app.localhost/…`, never `app://localhost/…`.
         @Test func aRedirectOnTheRegistrysOriginKeepsThePageOnTheVirtualOrigin() async throws {
             let harness = try await FirefoxHarness.start { registry in
-                try registry.register(
-                    ClosureHandler(name: "redirect") { request, writer in
-                        if request.path == "/start" {
-                            let location = "app://localhost/landed.html?from=start"
-                            try await writer.respond(
-                                SchemeResponse(status: .found, headerFields: [.location: location]), body: Data())
-                        } else {
-                            try await writer.respond(
-                                SchemeResponse(status: .ok, mimeType: "text/html", textEncodingName: "utf-8"),
-                                body: Data("<!doctype html><title>landed</title>".utf8))
-                        }
-                        return .handled
-                    }, for: "app")
+                let redirect = StaticHandler(
+                    "", status: .found, headerFields: [.location: "app://localhost/landed.html?from=start"])
+                let page = StaticHandler("<!doctype html><title>landed</title>", mimeType: "text/html")
+                try registry.register(SchemeHandlerChain(redirect.matching(.path("/start")), page), for: "app")
             }
             defer { Task { await harness.close() } }
             let landed = "https://app.localhost/landed.html?from=start"
