@@ -5,6 +5,7 @@
     import Foundation
     import HTTPTypes
     @testable import SchemeKit
+    import SchemeKitTesting
     import SchemeKitWebKitGTK
     import Synchronization
 
@@ -81,6 +82,12 @@
             try registry.register(slowMedia, for: "app", host: "slowmedia")
             echo = EchoHandler()
             try registry.register(echo, for: "app", host: "echo")
+            // `app://redirect/start` redirects to `app://redirect/landed.html?from=start`.
+            let redirect = StaticHandler(
+                "", status: .found, headerFields: [.location: "app://redirect/landed.html?from=start"])
+            let landed = StaticHandler("<!doctype html><title>landed</title>", mimeType: "text/html")
+            try registry.register(
+                SchemeHandlerChain(redirect.matching(.path("/start")), landed), for: "app", host: "redirect")
             let made = Mutex<WebKitSchemeAdapter?>(nil)
             let done = DispatchSemaphore(value: 0)
             let registry = self.registry
