@@ -57,7 +57,10 @@
         @Option(parsing: .unconditional, help: "The TCP port, 0 to 65535; 0 picks a free one.")
         var port = "8080"
 
-        @Option(help: "An http(s) origin (https://origin.example) that answers paths no local file matches.")
+        @Option(
+            help:
+                "An http(s) origin (https://origin.example) that answers paths no local file matches, and the page's POST, PUT, PATCH and DELETE requests with their bodies (up to 16 MiB; more is answered 413)."
+        )
         var fallback: String?
 
         @Option(

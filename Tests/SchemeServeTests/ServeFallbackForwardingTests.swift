@@ -95,6 +95,63 @@
             #expect(other.response.header("Access-Control-Allow-Origin") == nil)
         }
 
+        /// A page's POST (a form, a `fetch()` with JSON) goes to the origin with its body, whole,
+        /// whether it came with a `Content-Length` or chunked; content over 16 MiB is answered 413,
+        /// at once when the client waits for `100 Continue`, and never reaches the origin. A
+        /// recording keeps the body, and its replay answers the same POST, not another.
+        @Test func aPostReachesTheOriginWithItsBodyAndTooLargeContentIs413() throws {
+            let origin = try OriginProcess(maxLifetime: 120)
+            defer { origin.stop() }
+            let output = try Fixtures.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: output) }
+            let harFile = output.appending(path: "posts.har").path(percentEncoded: false)
+            let server = try ServeProcess([
+                ServeProcessTests.sampleApp, "--fallback", "http://127.0.0.1:\(origin.port)", "--record-har", harFile,
+            ])
+            defer { server.stop() }
+            struct Echo: Decodable {
+                var method: String
+                var body: String
+            }
+            let json = #"{"name":"café","n":1}"#
+            let sized =
+                "POST /api/items?echo=1 HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                + "Content-Length: \(json.utf8.count)\r\nConnection: close\r\n\r\n" + json
+            let posted = try RawHTTP.exchange(port: server.port, Data(sized.utf8))
+            #expect(posted.status == 200)
+            let echo = try JSONDecoder().decode(Echo.self, from: posted.body)
+            #expect(echo.method == "POST")
+            #expect(echo.body == json)
+
+            let chunked =
+                "POST /api/chunked?echo=1 HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n"
+                + "Connection: close\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n"
+            let streamed = try RawHTTP.exchange(port: server.port, Data(chunked.utf8))
+            #expect(try JSONDecoder().decode(Echo.self, from: streamed.body).body == "hello world")
+
+            let size = 16 << 20 + 1
+            var large = Data(
+                "POST /large?echo=1 HTTP/1.1\r\nHost: localhost\r\nContent-Length: \(size)\r\n\r\n".utf8)
+            large.append(Data(count: size))
+            #expect(try RawHTTP.exchange(port: server.port, large).status == 413)
+            let waiting =
+                "POST /large?echo=1 HTTP/1.1\r\nHost: localhost\r\nContent-Length: \(size)\r\n"
+                + "Expect: 100-continue\r\n\r\n"
+            #expect(try RawHTTP.exchange(port: server.port, Data(waiting.utf8)).status == 413)
+            struct Stats: Decodable { var requests: Int }
+            let stats = try RawHTTP.request(port: origin.port, "/__stats?path=/large", host: "127.0.0.1")
+            #expect(try JSONDecoder().decode(Stats.self, from: stats.body).requests == 0)
+
+            #expect(server.stop() == 0)
+            origin.stop()
+            let replay = try ServeProcess([ServeProcessTests.sampleApp, "--har", harFile])
+            defer { replay.stop() }
+            let replayed = try RawHTTP.exchange(port: replay.port, Data(sized.utf8))
+            #expect(try JSONDecoder().decode(Echo.self, from: replayed.body).body == json)
+            let other = sized.replacingOccurrences(of: "\"n\":1", with: "\"n\":2")
+            #expect(try RawHTTP.exchange(port: replay.port, Data(other.utf8)).status == 404, "another body")
+        }
+
         /// The origin redirects to itself (`Location: http://<origin>/signed-in?x=1`, built from the
         /// `Host` it got): the browser is sent to the same path on schemeserve, not to the origin,
         /// as nginx's `proxy_redirect default` does. A redirect elsewhere is left alone, and a

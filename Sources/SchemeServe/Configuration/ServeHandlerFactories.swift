@@ -69,7 +69,8 @@
         /// with `bodyCache`, `Cache-Control: no-cache`),
         /// `ImageCacheHandler` over a memory tier and a disk tier in the given directory, and
         /// `NetworkFallbackHandler` rewriting `scheme://host/path` to the origin's scheme, host and
-        /// port (the origin's path is not used), with the options' forwarding policy, through
+        /// port (the origin's path is not used), GET, HEAD, POST, PUT, PATCH and DELETE with their
+        /// bodies (up to 16 MiB), with the options' forwarding policy, through
         /// AsyncHTTPClient (`AsyncHTTPSchemeClient`: one request to the origin per request, and
         /// real back-pressure, so memory stays bounded however slow the browser reads).
         public static var standard: ServeHandlerFactories {
@@ -92,7 +93,8 @@
                 },
                 network: { options in
                     NetworkFallbackHandler(
-                        origin: options.origin, client: AsyncHTTPSchemeClient(), forwarding: options.forwarding)
+                        origin: options.origin, client: AsyncHTTPSchemeClient(), forwarding: options.forwarding,
+                        configuration: .init(supportedMethods: [.get, .head, .post, .put, .patch, .delete]))
                 }
             )
         }

@@ -11,7 +11,8 @@
     /// The engine adapter of one HTTP/1.1 connection: each request in, a SchemeKit answer out.
     ///
     /// `http://127.0.0.1:8080/a/b.js?x` becomes `app://localhost/a/b.js?x` (scheme and host from the
-    /// configuration), method and header fields kept, after ``RequestGuard``'s checks. Then:
+    /// configuration), method, header fields and content (at most ``maximumRequestBodySize``, read
+    /// whole first, as the network handler sends it) kept, after ``RequestGuard``'s checks. Then:
     /// - **Immediately**, on the event loop, when the registry can answer without suspending
     ///   (``SchemeRegistry/immediateResponse(for:)``: a small file in the body cache, a 304, a 404,
     ///   a refusal): the head and body are written from here, with no Swift task, no continuation
@@ -83,6 +84,10 @@
         private let shared: Shared
         private var context: ChannelHandlerContext?
         private var requestHead: HTTPRequestHead?
+        /// The content of the request being read, while it fits ``maximumRequestBodySize``.
+        private var requestBody: ByteBuffer?
+        /// The request being read declared or sent more than ``maximumRequestBodySize``.
+        private var requestBodyTooLarge = false
         private var streaming: Streaming?
         /// This connection's event loop's encoded answers (and its `Date` value).
         private let encoded: EncodedResponseCache
@@ -115,20 +120,40 @@
             switch unwrapInboundIn(data) {
             case .head(let head):
                 requestHead = head
+                requestBody = nil
+                let declared = head.headers["content-length"].first.flatMap { Int($0) } ?? 0
+                requestBodyTooLarge = declared > Self.maximumRequestBodySize
                 if Self.expectsContinue(head) {
-                    // RFC 9110 §10.1.1: the client holds its content back until it hears from us,
-                    // and the answer comes only once the request has ended: ask for the content
-                    // (which is read and dropped) rather than leave the client waiting.
+                    // RFC 9110 §10.1.1: the client holds its content back until it hears from us.
+                    // Content that cannot fit gets its final answer now (and the connection ends,
+                    // since the client may never send it); any other is asked for.
+                    guard !requestBodyTooLarge else {
+                        requestHead = nil
+                        return refuseLargeBody(head, context: context)
+                    }
                     context.writeAndFlush(
                         wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))),
                         promise: nil)
                 }
-            case .body:
-                break  // request bodies are not passed on (GET/HEAD dev server; see RequestGuard)
+            case .body(var chunk):
+                guard requestHead != nil, !requestBodyTooLarge else { return }
+                guard (requestBody?.readableBytes ?? 0) + chunk.readableBytes <= Self.maximumRequestBodySize else {
+                    requestBodyTooLarge = true  // read to its end and dropped, then refused
+                    requestBody = nil
+                    return
+                }
+                if requestBody == nil {
+                    requestBody = chunk
+                } else {
+                    requestBody!.writeBuffer(&chunk)
+                }
             case .end:
                 guard let head = requestHead else { return }
                 requestHead = nil
-                respond(to: head, context: context)
+                let body = requestBody
+                requestBody = nil
+                if requestBodyTooLarge { return refuseLargeBody(head, context: context) }
+                respond(to: head, body: body, context: context)
             }
         }
 
@@ -152,7 +177,20 @@
 
         // MARK: One request
 
-        private func respond(to head: HTTPRequestHead, context: ChannelHandlerContext) {
+        /// The most request content passed on to the handlers (a POST to `--fallback`), as the
+        /// network handler collects it: 16 MiB. More is answered 413 and the connection closed.
+        static let maximumRequestBodySize = 16 << 20
+
+        /// 413 for content over ``maximumRequestBodySize``, closing the connection.
+        private func refuseLargeBody(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
+            let message = "Content Too Large: at most \(Self.maximumRequestBodySize >> 20) MiB\n"
+            let (plan, body) = shared.planner.plain(.contentTooLarge, message, for: nil)
+            writeWhole(
+                plan, body, head: head, keepAlive: false, started: shared.accessLog == nil ? nil : .now,
+                handler: "guard")
+        }
+
+        private func respond(to head: HTTPRequestHead, body: ByteBuffer?, context: ChannelHandlerContext) {
             let started = shared.accessLog == nil ? nil : ContinuousClock.now
             let keepAlive = head.isKeepAlive
             let planner = shared.planner
@@ -178,7 +216,8 @@
             guard
                 let schemeRequest = try? SchemeRequest(
                     scheme: shared.scheme, authority: shared.appHost, path: request.path ?? "/",
-                    method: request.method, headerFields: request.headerFields)
+                    method: request.method, headerFields: request.headerFields,
+                    body: body.map { .bytes(Data($0.readableBytesView)) } ?? .empty)
             else {
                 let (plan, body) = planner.plain(.badRequest, "Bad Request\n", for: request, rules: rules)
                 return writeWhole(plan, body, head: head, keepAlive: keepAlive, started: started, handler: "guard")
