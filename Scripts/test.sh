@@ -148,7 +148,7 @@ if [ "${SCHEMEKIT_SKIP_PLAYWRIGHT:-0}" != 1 ] && [ "${SCHEMEKIT_SKIP_CHROMIUM:-0
     python3 Tests/Playwright/har_roundtrip.py --bin "$(swift build --show-bin-path "${traits[@]}")"
     # The sample app in Playwright's Chromium through schemeserve, reload after reload: the
     # browser's own conditional requests, answered from the request cache, a file changed on disk,
-    # cross-origin fetch() with --cors (preflights included) and --watch.
+    # cross-origin fetch() with --cors (preflights included), POSTs through --fallback, and --watch.
     log "schemeserve reloads with Playwright (Tests/Playwright/serve_reload.py)"
     python3 Tests/Playwright/serve_reload.py --bin "$(swift build --show-bin-path "${traits[@]}")"
 fi

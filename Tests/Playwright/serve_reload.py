@@ -18,7 +18,9 @@ has seen them. So:
    and the next fetch see: the cached answer is not served again.
 4. With `--cors ORIGIN`, a page at that origin reads files with fetch(), preflighted requests
    included; a page at another origin cannot.
-5. With `--watch`, the page the browser gets (gzipped, as it asks) has the live-reload script, and
+5. With `--fallback ORIGIN`, the page's fetch() POSTs (JSON, a form's body) reach the origin with
+   their bodies.
+6. With `--watch`, the page the browser gets (gzipped, as it asks) has the live-reload script, and
    saving a stylesheet reloads the page, which still passes every self-check.
 
 Prints one line per check; exits 1 when any fails.
@@ -28,6 +30,7 @@ import argparse
 import hashlib
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 
@@ -52,6 +55,34 @@ def check(condition, what):
 def passed(report):
     return all(report.get(name) is True or (isinstance(report.get(name), dict) and report[name].get("ok"))
                for name in CHECKS)
+
+
+def posts_through_fallback(browser, binary, site):
+    """5. `--fallback ORIGIN`: the page's fetch() POSTs (JSON, and a form's body) reach the origin
+    with their bodies, through the browser's real requests."""
+    origin_script = os.path.join(ROOT, "Tests", "Fixtures", "origin.py")
+    origin = subprocess.Popen([sys.executable, origin_script, "--max-lifetime", "120"],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        port = int(origin.stdout.readline().strip())
+        server = SchemeServe(os.path.join(binary, "schemeserve"), site, ["--fallback", "http://127.0.0.1:%d" % port])
+        try:
+            page = browser.new_context().new_page()
+            page.goto(server.url, wait_until="load")
+            echoed = page.evaluate("""async () => {
+                const json = await (await fetch('api/items?echo=1', { method: 'POST',
+                    headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'café', n: 1 }) })).json();
+                const form = new URLSearchParams({ q: 'a b', lang: 'fr' });
+                const posted = await (await fetch('api/form?echo=1', { method: 'POST', body: form })).json();
+                return [json.method, json.body, posted.method, posted.body];
+            }""")
+            check(echoed == ["POST", '{"name":"café","n":1}', "POST", "q=a+b&lang=fr"],
+                  "--fallback: the page's POSTs reach the origin with their bodies (%s)" % echoed)
+        finally:
+            check(server.stop() == 0, "schemeserve --fallback exits 0 on SIGTERM")
+    finally:
+        origin.stdin.close()
+        origin.wait(timeout=20)
 
 
 def cross_origin(browser, binary, site, page_server):
@@ -159,6 +190,7 @@ def main():
                     "async (mode) => await (await fetch('data/app.json', { cache: mode })).text()", mode)
                 check(text.encode() == new, "fetch(cache: '%s') sees the changed file, not the cached answer" % mode)
             cross_origin(browser, args.bin, site, server)
+            posts_through_fallback(browser, args.bin, site)
             watched = SchemeServe(os.path.join(args.bin, "schemeserve"), site, ["--watch"])
             try:
                 live = browser.new_context().new_page()
