@@ -86,7 +86,7 @@
         private var requestHead: HTTPRequestHead?
         /// The content of the request being read, while it fits ``maximumRequestBodySize``.
         private var requestBody: ByteBuffer?
-        /// The request being read declared or sent more than ``maximumRequestBodySize``.
+        /// The request being read sent more than ``maximumRequestBodySize``.
         private var requestBodyTooLarge = false
         private var streaming: Streaming?
         /// This connection's event loop's encoded answers (and its `Date` value).
@@ -121,13 +121,13 @@
             case .head(let head):
                 requestHead = head
                 requestBody = nil
-                let declared = head.headers["content-length"].first.flatMap { Int($0) } ?? 0
-                requestBodyTooLarge = declared > Self.maximumRequestBodySize
+                requestBodyTooLarge = false  // content past the limit is found as it comes
                 if Self.expectsContinue(head) {
                     // RFC 9110 §10.1.1: the client holds its content back until it hears from us.
                     // Content that cannot fit gets its final answer now (and the connection ends,
                     // since the client may never send it); any other is asked for.
-                    guard !requestBodyTooLarge else {
+                    let declared = head.headers["content-length"].first.flatMap { Int($0) } ?? 0
+                    guard declared <= Self.maximumRequestBodySize else {
                         requestHead = nil
                         return refuseLargeBody(head, context: context)
                     }
