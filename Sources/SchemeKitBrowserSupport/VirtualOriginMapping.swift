@@ -1,6 +1,6 @@
 #if Chromium || Firefox
     import Foundation
-    import SchemeKit
+    package import SchemeKit
 
     /// The one rule both browser adapters use to map a virtual https origin onto a registry scheme:
     /// `https://<host>/x?y` → `<scheme>://<registryHost>/x?y`.
@@ -24,21 +24,21 @@
             return "\(scheme)://\(registryHost)\(first == "?" ? "/" : "")\(rest)"
         }
 
-        /// A `Location` from the registry, as the browser must get it: one on the registry URL's
+        /// A response field's value as the browser must get it: a `Location` on the registry URL's
         /// origin (`app://localhost/login`, such as a handler's redirect, or the network handler's
         /// for an origin redirecting to itself) moved to the origin the browser asked on
-        /// (`https://app.localhost/login`), so the page stays there; any other location as it is
-        /// (``RedirectLocation``).
+        /// (`https://app.localhost/login`), so the page stays there (``RedirectLocation``); any
+        /// other field or location as it is.
         ///
         /// - Parameters:
-        ///   - location: The response's `Location`.
+        ///   - field: A field of the registry's response.
         ///   - registryURL: The request's registry URL (`app://localhost/start`).
         ///   - browserURL: The URL the browser asked for (`https://app.localhost/start`).
-        package static func browserLocation(_ location: String, registryURL: String, browserURL: String) -> String {
-            guard let registry = URL(string: registryURL), let browser = URL(string: browserURL) else {
-                return location
-            }
-            return RedirectLocation.moved(location, from: registry, to: browser) ?? location
+        package static func browserValue(of field: HTTPField, registryURL: String, browserURL: String) -> String {
+            guard field.name == .location, let registry = URL(string: registryURL),
+                let browser = URL(string: browserURL)
+            else { return field.value }
+            return RedirectLocation.moved(field.value, from: registry, to: browser) ?? field.value
         }
     }
 #endif

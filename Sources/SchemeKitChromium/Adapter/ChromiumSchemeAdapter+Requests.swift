@@ -208,11 +208,8 @@
                 entry.record.handler = handler
                 var headers: [CDPValue] = []
                 for field in response.headerFields {
-                    let value =
-                        field.name == .location
-                        ? VirtualOriginMapping.browserLocation(
-                            field.value, registryURL: entry.record.registryURL, browserURL: entry.record.url)
-                        : field.value
+                    let value = VirtualOriginMapping.browserValue(
+                        of: field, registryURL: entry.record.registryURL, browserURL: entry.record.url)
                     headers.append(.object(["name": .string(field.name.rawName), "value": .string(value)]))
                 }
                 var params: [String: CDPValue] = [

@@ -197,11 +197,8 @@
                 entry.record.handler = handler
                 var headers: [BiDiValue] = []
                 for field in response.headerFields {
-                    let value =
-                        field.name == .location
-                        ? VirtualOriginMapping.browserLocation(
-                            field.value, registryURL: entry.record.registryURL, browserURL: entry.record.url)
-                        : field.value
+                    let value = VirtualOriginMapping.browserValue(
+                        of: field, registryURL: entry.record.registryURL, browserURL: entry.record.url)
                     headers.append(BiDiHeader(name: field.name.rawName, value: value).bidiValue)
                 }
                 var params: [String: BiDiValue] = [
