@@ -41,7 +41,7 @@
         @Option(help: "The scheme to serve the directory on (Chromium: the origin https://<scheme>.localhost/).")
         var scheme = "app"
 
-        @Option(help: "The path to load.")
+        @Option(help: "The path to load, with a query or fragment if you like (/page.html?id=7#top).")
         var path = "/index.html"
 
         @Option(
@@ -168,11 +168,8 @@
                 else { throw ValidationError("invalid --record-har '\(recordHar)': no directory \(parent)") }
             }
             // With a fallback or a HAR, the page may come from the origin or the HAR.
-            if url == nil, fallback == nil, har == nil {
-                let file = URL(fileURLWithPath: directory).appendingPathComponent(String(path.drop { $0 == "/" }))
-                guard FileManager.default.fileExists(atPath: file.path) else {
-                    throw ValidationError("\(path) not found in \(directory)")
-                }
+            if url == nil, fallback == nil, har == nil, !Self.directory(directory, has: path) {
+                throw ValidationError("\(path) not found in \(directory)")
             }
             guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
             if let iterations, iterations < 1 { throw ValidationError("--iterations must be at least 1") }
@@ -182,6 +179,17 @@
             if maxMessageSize != nil, engine == .webkit || (engine == .chromium && connect == nil) {
                 throw ValidationError(
                     "--max-message-size applies to WebSocket connections: --engine firefox, or --connect")
+            }
+        }
+
+        /// Whether `--path` names something in `directory`: its path without the query or fragment
+        /// (`/search.html?q=1#top`), as written or percent-decoded (`/a%20b.html`), a file or a
+        /// directory.
+        static func directory(_ directory: String, has path: String) -> Bool {
+            let bare = path.prefix { $0 != "?" && $0 != "#" }.drop { $0 == "/" }
+            let root = URL(fileURLWithPath: directory)
+            return [String(bare), bare.removingPercentEncoding].contains { name in
+                name.map { FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path) } ?? false
             }
         }
 
@@ -271,7 +279,8 @@
         }
 
         /// The registry every engine serves on `--scheme`: the `--har` entries (matched against the
-        /// HAR's page origin, passing on a miss), the directory, then the `--fallback` origin (in a
+        /// HAR's page origin, passing on a miss), the directory (a directory asked for without its
+        /// trailing slash redirected to it on the browsers), then the `--fallback` origin (in a
         /// `HARRecorder` with `--record-har`).
         ///
         /// - Throws: ``UsageFailure`` when the `--har` file cannot be read or the `--record-har` file
@@ -281,10 +290,13 @@
             if let har {
                 handlers.append(try harReplay(har))
             }
+            // Browsers follow a redirect (a directory asked for without its slash gets one, as from a
+            // web server); WebKitGTK does not follow a custom scheme's, so it gets the index file.
             handlers.append(
                 LocalFileHandler(
                     configuration: .init(
-                        root: .directory(URL(fileURLWithPath: directory)), cacheControl: cache.cacheControl)))
+                        root: .directory(URL(fileURLWithPath: directory)), cacheControl: cache.cacheControl,
+                        directorySlashRedirect: engine != .webkit)))
             if let fallback {
                 handlers.append(try recording(NetworkFallbackHandler(origin: fallback)))
             }

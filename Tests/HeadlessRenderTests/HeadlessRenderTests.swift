@@ -314,6 +314,37 @@
             #expect(ftp.stderr.contains("--fallback must be an http or https origin"), "\(ftp.stderr)")
         }
 
+        /// `--path` as a user writes it: with a query, percent-encoded, or naming a directory without
+        /// its slash. The browsers follow the directory's redirect, so its page's relative script
+        /// is its own; WebKitGTK follows no custom-scheme redirect and gets the index file in place.
+        @Test(arguments: Engine.built) func aPathWithAQueryOrEncodingOrNoSlashLoads(engine: Engine) async throws {
+            let site = try Self.site("<!doctype html><title>t</title>")
+            defer { try? FileManager.default.removeItem(at: site) }
+            try FileManager.default.createDirectory(
+                at: site.appendingPathComponent("docs"), withIntermediateDirectories: true)
+            try Data("<!doctype html><script src=app.js></script>".utf8)
+                .write(to: site.appendingPathComponent("docs/index.html"))
+            try Data("window.ran = location.pathname;".utf8).write(to: site.appendingPathComponent("docs/app.js"))
+            try Data("<!doctype html><title>spaced</title>".utf8).write(to: site.appendingPathComponent("a b.html"))
+            let expression = "location.pathname + location.search + '|' + (window.ran ?? document.title)"
+
+            let encoded = try headlessRender(
+                engine, [site.path, "--path", "/a%20b.html?v=2", "--json", "--eval", expression])
+            #expect(encoded.status == 0, "stderr: \(encoded.stderr)")
+            let spaced = try JSONDecoder().decode(Report.self, from: Data(encoded.lastLine.utf8))
+            #expect(spaced.eval == "\"/a%20b.html?v=2|spaced\"")
+
+            let directory = try headlessRender(
+                engine, [site.path, "--path", "/docs?x=1", "--json", "--eval", expression])
+            #expect(directory.status == 0, "stderr: \(directory.stderr)")
+            let report = try JSONDecoder().decode(Report.self, from: Data(directory.lastLine.utf8))
+            if engine == .webkit {
+                #expect(report.eval == "\"/docs?x=1|\"")
+            } else {
+                #expect(report.eval == "\"/docs/?x=1|/docs/\"")
+            }
+        }
+
         @Test(arguments: Engine.built) func aThrowingEvalExitsWith1AndItsMessage(engine: Engine) async throws {
             let site = try Self.site("<!doctype html><title>t</title>")
             defer { try? FileManager.default.removeItem(at: site) }

@@ -18,9 +18,11 @@ has seen them. So:
    and the next fetch see: the cached answer is not served again.
 4. With `--cors ORIGIN`, a page at that origin reads files with fetch(), preflighted requests
    included; a page at another origin cannot.
-5. With `--fallback ORIGIN`, the page's fetch() POSTs (JSON, a form's body) reach the origin with
+5. A directory asked for without its slash is redirected to it, so its index page's relative
+   links are the directory's own.
+6. With `--fallback ORIGIN`, the page's fetch() POSTs (JSON, a form's body) reach the origin with
    their bodies.
-6. With `--watch`, the page the browser gets (gzipped, as it asks) has the live-reload script, and
+7. With `--watch`, the page the browser gets (gzipped, as it asks) has the live-reload script, and
    saving a stylesheet reloads the page, which still passes every self-check.
 
 Prints one line per check; exits 1 when any fails.
@@ -55,6 +57,20 @@ def check(condition, what):
 def passed(report):
     return all(report.get(name) is True or (isinstance(report.get(name), dict) and report[name].get("ok"))
                for name in CHECKS)
+
+
+def directory_without_slash(page, site, server):
+    """A link to a directory without its slash (`/docs`) lands on `/docs/`, so its index page's
+    relative script is the directory's own."""
+    os.makedirs(os.path.join(site, "docs"))
+    with open(os.path.join(site, "docs", "index.html"), "w") as handle:
+        handle.write("<!doctype html><title>docs</title><script src=\"app.js\"></script>")
+    with open(os.path.join(site, "docs", "app.js"), "w") as handle:
+        handle.write("window.docsScript = location.pathname;")
+    page.goto(server.url + "docs?tab=1", wait_until="load")
+    check(page.url == server.url + "docs/?tab=1", "/docs?tab=1 lands on /docs/?tab=1 (%s)" % page.url)
+    check(page.evaluate("window.docsScript") == "/docs/",
+          "the directory's index page runs its own relative script (%s)" % page.evaluate("window.docsScript"))
 
 
 def posts_through_fallback(browser, binary, site):
@@ -189,6 +205,7 @@ def main():
                 text = page.evaluate(
                     "async (mode) => await (await fetch('data/app.json', { cache: mode })).text()", mode)
                 check(text.encode() == new, "fetch(cache: '%s') sees the changed file, not the cached answer" % mode)
+            directory_without_slash(page, site, server)
             cross_origin(browser, args.bin, site, server)
             posts_through_fallback(browser, args.bin, site)
             watched = SchemeServe(os.path.join(args.bin, "schemeserve"), site, ["--watch"])

@@ -30,8 +30,9 @@ import Foundation
 struct FileResolver: Sendable {
     enum Resolution {
         /// A regular file, open, with the name that decides its MIME type (the index file's
-        /// name for a directory), and the index of the variant suffix opened in its place, if any.
-        case file(FileDescriptorStat, name: String, variant: Int?)
+        /// name for a directory), the index of the variant suffix opened in its place, if any, and
+        /// whether it is a directory's index file.
+        case file(FileDescriptorStat, name: String, variant: Int?, isIndex: Bool = false)
         /// A directory without an index file, open.
         case directory(FileDescriptorStat)
         case notFound
@@ -85,7 +86,7 @@ struct FileResolver: Sendable {
             switch walk(from: opened.fd, [indexFileName], variants: variants) {
             case .opened(let index, let variant) where index.kind == .regular:
                 opened.close()
-                return .file(index, name: indexFileName, variant: variant)
+                return .file(index, name: indexFileName, variant: variant, isIndex: true)
             case .opened(let other, _):
                 other.close()
                 return .directory(opened)
@@ -100,7 +101,7 @@ struct FileResolver: Sendable {
                     root: root, rootPath: rootPath, components: components + [indexFileName], variants: variants)
                 {
                 case .opened(let index, let variant) where index.kind == .regular:
-                    return .file(index, name: indexFileName, variant: variant)
+                    return .file(index, name: indexFileName, variant: variant, isIndex: true)
                 case .opened(let other, _):
                     other.close()
                     return .forbidden

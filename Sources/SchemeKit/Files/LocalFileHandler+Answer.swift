@@ -42,6 +42,8 @@ extension LocalFileHandler {
             return .passed
         case .refused(let status):
             return .response(refusal(status, request: request))
+        case .redirect(let location):
+            return .response(redirect(to: location, request: request))
         case .directory(let directory, _) where !configuration.directoryListing:
             directory.close()
             return .passed
@@ -94,7 +96,7 @@ extension LocalFileHandler {
             switch location.withLock({ $0 }) {
             case .file(let file, _, _, _): file.close()
             case .directory(let directory, _): directory.close()
-            case .passed, .refused, nil: break
+            case .passed, .refused, .redirect, nil: break
             }
         }
     }

@@ -152,6 +152,14 @@ extension LocalFileHandler {
         /// Answer a directory without an index file with an HTML listing (names HTML-escaped,
         /// hidden files omitted unless allowed). Default: `false` (the request is passed on).
         public var directoryListing: Bool
+        /// Answer a directory asked for without its trailing slash (`/docs?x=1`), when it has an
+        /// index file or a listing to show, with `301 Moved Permanently` to `/docs/?x=1`, as web
+        /// servers do (nginx, Apache's `DirectorySlash`), so that the index page's relative links
+        /// resolve inside the directory. Default: `false`: the index file is served at the
+        /// slash-less URL, because WKWebView and WebKitGTK do not follow a custom-scheme handler's
+        /// redirect (the page would get the 301 itself). Turn it on for an engine that follows
+        /// redirects: `schemeserve` does, and `headless-render` does on Chromium and Firefox.
+        public var directorySlashRedirect: Bool
         /// Where reads happen. Default: ``ReadMode/inline``.
         public var readMode: ReadMode
         /// What a request does when the root is unavailable. Default: ``UnavailableRootPolicy/fail``.
@@ -205,6 +213,7 @@ extension LocalFileHandler {
             hiddenFiles: HiddenFilePolicy = .deny,
             chunkSize: Int = 64 * 1024,
             directoryListing: Bool = false,
+            directorySlashRedirect: Bool = false,
             readMode: ReadMode = .inline,
             rangeLimits: RangeLimits = RangeLimits(),
             unavailableRoot: UnavailableRootPolicy = .fail,
@@ -223,6 +232,7 @@ extension LocalFileHandler {
             self.hiddenFiles = hiddenFiles
             self.chunkSize = chunkSize
             self.directoryListing = directoryListing
+            self.directorySlashRedirect = directorySlashRedirect
             self.readMode = readMode
             self.rangeLimits = rangeLimits
             self.unavailableRoot = unavailableRoot

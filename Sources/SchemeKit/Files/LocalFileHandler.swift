@@ -107,6 +107,10 @@ public struct LocalFileHandler: SchemeHandler {
             let refusal = refusal(status, request: request)
             try await writer.respond(refusal.head, body: refusal.body)
             return .handled
+        case .redirect(let location):
+            let moved = redirect(to: location, request: request)
+            try await writer.respond(moved.head, body: moved.body)
+            return .handled
         case .directory(let directory, let path):
             defer { directory.close() }
             guard configuration.directoryListing else { return .passed }
@@ -133,6 +137,9 @@ public struct LocalFileHandler: SchemeHandler {
         case passed
         /// An unsafe path (403) or a hidden file (404), answered here and never passed on.
         case refused(HTTPResponse.Status)
+        /// A directory asked for without its trailing slash, moved to this `Location`
+        /// (``Configuration/directorySlashRedirect``).
+        case redirect(to: String)
         /// A directory without an index file, open.
         case directory(FileDescriptorStat, SafeRelativePath)
         /// A regular file, open, with the name that decides its type, the precompressed
@@ -181,6 +188,19 @@ public struct LocalFileHandler: SchemeHandler {
             }
         }
 
+        if configuration.directorySlashRedirect, !fellBack, !path.hasTrailingSlash, !path.components.isEmpty {
+            switch resolution {
+            case .directory(let directory) where configuration.directoryListing:
+                directory.close()
+                return .redirect(to: Self.slashLocation(path, query: request.query))
+            case .file(let file, _, _, isIndex: true):
+                file.close()
+                return .redirect(to: Self.slashLocation(path, query: request.query))
+            default:
+                break
+            }
+        }
+
         switch resolution {
         case .notFound:
             _ = try passUnlessRootIsUnavailable(baseRootPath)
@@ -189,17 +209,37 @@ public struct LocalFileHandler: SchemeHandler {
             return .refused(.forbidden)
         case .directory(let directory):
             return .directory(directory, path)
-        case .file(let file, let name, let variant):
+        case .file(let file, let name, let variant, let isIndex):
             let encoding = variant.map { encodings[$0] }
             let direct =
                 !configuration.usesHostSubdirectories && configuration.root.fixedPath != nil && !fellBack
-                && path.components.last == name
+                && !isIndex && path.components.last == name
             return .file(
                 file, name: name, encoding: encoding,
                 directPath: direct
                     ? rootPath + "/" + path.components.joined(separator: "/") + (encoding?.fileSuffix ?? "") : nil)
         }
     }
+
+    /// The `Location` of a directory asked for without its trailing slash: its path rebuilt from
+    /// the decoded components (so it is always one absolute path on this origin, never `//host`),
+    /// with `/` appended and the query kept.
+    static func slashLocation(_ path: SafeRelativePath, query: String?) -> String {
+        var location = "/"
+        for component in path.components {
+            location += component.addingPercentEncoding(withAllowedCharacters: pathComponentAllowed) ?? component
+            location += "/"
+        }
+        if let query { location += "?" + query }
+        return location
+    }
+
+    /// What a path component keeps unencoded in a `Location`: RFC 3986's `pchar` less `/`.
+    private static let pathComponentAllowed: CharacterSet = {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove("/")
+        return allowed
+    }()
 
     /// Whether a request that matched nothing gets the single-page fallback: a navigation, by
     /// ``Configuration/navigationRule``.
@@ -252,6 +292,13 @@ public struct LocalFileHandler: SchemeHandler {
     /// A short plain-text refusal that reveals nothing about the file system.
     func refusal(_ status: HTTPResponse.Status, request: SchemeRequest) -> SchemeCollectedResponse {
         let (head, body) = SchemeResponse.plainText(status, status == .forbidden ? "Forbidden\n" : "Not Found\n")
+        return SchemeCollectedResponse(head: head, body: request.method == .head ? Data() : body)
+    }
+
+    /// `301 Moved Permanently` to `location`, with a short plain-text body (none for HEAD).
+    func redirect(to location: String, request: SchemeRequest) -> SchemeCollectedResponse {
+        var (head, body) = SchemeResponse.plainText(.movedPermanently, "Moved Permanently\n")
+        head.head.headerFields[.location] = location
         return SchemeCollectedResponse(head: head, body: request.method == .head ? Data() : body)
     }
 }

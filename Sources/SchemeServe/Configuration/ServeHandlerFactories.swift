@@ -65,8 +65,9 @@
 
         /// SchemeKit's handlers: `LocalFileHandler` (its root dynamic when a root provider is given;
         /// symlinks followed only within the root, hidden files denied with 404 unless `dotfiles`,
-        /// listing with `listDirectories`, `.br`/`.gz` siblings with `precompressed`, the body cache
-        /// with `bodyCache`, `Cache-Control: no-cache`),
+        /// listing with `listDirectories`, a directory asked for without its trailing slash
+        /// redirected to it, `.br`/`.gz` siblings with `precompressed`, the body cache with
+        /// `bodyCache`, `Cache-Control: no-cache`),
         /// `ImageCacheHandler` over a memory tier and a disk tier in the given directory, and
         /// `NetworkFallbackHandler` rewriting `scheme://host/path` to the origin's scheme, host and
         /// port (the origin's path is not used), GET, HEAD, POST, PUT, PATCH and DELETE with their
@@ -82,6 +83,7 @@
                             singlePageFallback: options.spa,
                             hiddenFiles: options.dotfiles ? .allow : .deny,
                             directoryListing: options.listDirectories,
+                            directorySlashRedirect: true,
                             bodyCache: options.bodyCache,
                             precompressed: options.precompressed ? [.brotli, .gzip] : [],
                             encoders: options.encoders

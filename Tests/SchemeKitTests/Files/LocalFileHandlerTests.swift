@@ -262,6 +262,44 @@ extension FilesTests {
             // Off by default: the request is passed on.
             #expect(try await exchange(LocalFileHandler(root: fixture.root), "app://localhost/list/").wasPassed)
         }
+
+        @Test func aDirectoryWithoutItsSlashIsRedirectedWhenAskedAndServedInPlaceByDefault() async throws {
+            let fixture = try FileFixture()
+            defer { fixture.remove() }
+            try fixture.write("docs/index.html", "<script src=app.js></script>")
+            try fixture.write("docs/app.js", "1")
+            try fixture.write("sp ace/ü/index.html", "u")
+            try fixture.write("evil.example/index.html", "e")
+            try fixture.write("bare/x.txt", "x")
+            let redirecting = LocalFileHandler(
+                configuration: .init(root: .directory(fixture.root), directorySlashRedirect: true))
+            // The index page's relative `app.js` must resolve to /docs/app.js: the URL needs its slash.
+            let moved = try await exchange(redirecting, "app://localhost/docs?v=1")
+            #expect(moved.status == 301)
+            #expect(moved.headers[.location] == "/docs/?v=1")
+            #expect(moved.sink.violations.isEmpty)
+            let head = try await exchange(redirecting, "app://localhost/docs", method: .head)
+            #expect(head.status == 301 && head.body.isEmpty && head.headers[.location] == "/docs/")
+            // The Location is rebuilt from the decoded path: encoded as a URL path, always one path.
+            #expect(
+                try await exchange(redirecting, "app://localhost/sp%20ace/%C3%BC").headers[.location]
+                    == "/sp%20ace/%C3%BC/")
+            #expect(
+                try await exchange(redirecting, "app://localhost//evil.example").headers[.location] == "/evil.example/")
+            // With the slash, a file, the root, or a directory with nothing to show: as before.
+            #expect(try await exchange(redirecting, "app://localhost/docs/").text == "<script src=app.js></script>")
+            #expect(try await exchange(redirecting, "app://localhost/docs/app.js").text == "1")
+            #expect(try await exchange(redirecting, "app://localhost/").status == 404)
+            #expect(try await exchange(redirecting, "app://localhost/bare").wasPassed)
+            // A listing moves too, when there is one.
+            let listing = LocalFileHandler(
+                configuration: .init(
+                    root: .directory(fixture.root), directoryListing: true, directorySlashRedirect: true))
+            #expect(try await exchange(listing, "app://localhost/bare").headers[.location] == "/bare/")
+            // Off by default (WebKit follows no custom-scheme redirect): the index file in place.
+            let plain = try await exchange(LocalFileHandler(root: fixture.root), "app://localhost/docs")
+            #expect(plain.status == 200 && plain.text == "<script src=app.js></script>")
+        }
     }
 }
 
