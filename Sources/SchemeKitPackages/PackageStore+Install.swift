@@ -87,13 +87,15 @@
 
                 let manifest = try PackageManifest.load(from: unpacked, files: extracted.files)
                 guard let version = request.version ?? manifest?.version else {
-                    throw PackageStoreError(.missingVersion)
+                    throw PackageStoreError(
+                        .missingVersion(folder: PackageStoreError.wrappingFolder(of: extracted.files)))
                 }
                 try StoreLayout.validateVersion(version)
                 let entryPoint = try Self.entryPointPath(
                     request.entryPoint ?? manifest?.entryPoint ?? configuration.defaultEntryPoint)
                 guard extracted.files.contains(entryPoint) else {
-                    throw PackageStoreError(.missingEntryPoint(entryPoint))
+                    throw PackageStoreError(
+                        .missingEntryPoint(entryPoint, folder: PackageStoreError.wrappingFolder(of: extracted.files)))
                 }
 
                 if let existing = metadata.record(version) {

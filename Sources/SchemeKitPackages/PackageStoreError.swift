@@ -22,9 +22,9 @@
             case symbolicLinkEntry(path: String)
             case duplicateEntry(String)
             case limitExceeded(String)
-            case missingEntryPoint(String)
+            case missingEntryPoint(String, folder: String?)
             case invalidEntryPoint(String)
-            case missingVersion
+            case missingVersion(folder: String?)
             case invalidVersion(String)
             case versionConflict(version: String, installed: String, offered: String)
             case noActiveVersion
@@ -145,12 +145,13 @@
                 "package contains \"\(path.prefix(200))\" twice (or as both a file and a directory)"
             case .limitExceeded(let detail):
                 "package exceeds a limit: \(detail)"
-            case .missingEntryPoint(let path):
+            case .missingEntryPoint(let path, let folder):
                 "package has no entry point: \"\(path.prefix(200))\" is not a file in the package"
+                    + Self.folderHint(folder)
             case .invalidEntryPoint(let path):
                 "invalid entry point \"\(path.prefix(200))\": expected a relative path without '..'"
-            case .missingVersion:
-                "no version given and the package has no schemekit-package.json naming one"
+            case .missingVersion(let folder):
+                "no version given and the package has no schemekit-package.json naming one" + Self.folderHint(folder)
             case .invalidVersion(let version):
                 "invalid version \"\(version.prefix(80))\": use 1-128 letters, digits, '.', '_', '+' or '-', starting with a letter or digit"
             case .versionConflict(let version, let installed, let offered):
@@ -176,6 +177,27 @@
             case .corruptStore(let detail):
                 "the package store's metadata is unreadable: \(detail)"
             }
+        }
+
+        /// What to do when everything in the archive is inside one folder (a zipped folder rather
+        /// than its contents): nothing when `folder` is `nil`.
+        private static func folderHint(_ folder: String?) -> String {
+            guard let folder else { return "" }
+            let name = String(folder.prefix(100))
+            let plain = name.unicodeScalars.allSatisfy {
+                $0.isASCII && ($0.properties.isAlphabetic || "0123456789._-".unicodeScalars.contains($0))
+            }
+            let shell = plain ? name : "'" + name.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+            return "; everything in the archive is inside the folder \"\(name)/\": "
+                + "zip the folder's contents instead (cd \(shell) && zip -r ../app.zip .)"
+        }
+
+        /// The one folder every file in `files` (an archive's relative paths) is inside, if there
+        /// is one.
+        static func wrappingFolder(of files: Set<String>) -> String? {
+            guard let first = files.first, let slash = first.firstIndex(of: "/") else { return nil }
+            let prefix = first[...slash]
+            return files.allSatisfy { $0.hasPrefix(prefix) } ? String(first[..<slash]) : nil
         }
     }
 #endif

@@ -202,6 +202,43 @@
             #expect(FileManager.default.fileExists(atPath: temp.path("evil.txt").path) == false)
         }
 
+        /// `zip -r app.zip "my app"` wraps everything in the folder: the error says so, and how to
+        /// zip the contents instead; an archive without that folder gets no such hint.
+        @Test func aZippedFolderIsRefusedWithAHintToZipItsContents() async throws {
+            let temp = try TestDirectory()
+            defer { temp.remove() }
+            let store = try await makeStoreWithTwoVersions(temp)
+            let before = try StoreSnapshot(temp.path("store"))
+            var files = TestPackage.webApp("2").files
+            files["schemekit-package.json"] = Data(#"{"version": "2.0.0"}"#.utf8)
+            let wrapped = TestPackage(
+                files: Dictionary(uniqueKeysWithValues: files.map { ("my app/" + $0.key, $0.value) }))
+            try wrapped.zip(to: temp.path("wrapped.zip"))
+            let hint =
+                #"everything in the archive is inside the folder "my app/": zip the folder's contents instead (cd 'my app' && zip -r ../app.zip .)"#
+
+            let unversioned = await #expect(throws: PackageStoreError.self) {
+                try await store.install(PackageInstallRequest(source: .file(temp.path("wrapped.zip"))))
+            }
+            #expect(unversioned?.kind == .missingVersion)
+            #expect(unversioned?.description.hasSuffix(hint) == true, "\(unversioned.map { "\($0)" } ?? "")")
+            let versioned = await #expect(throws: PackageStoreError.self) {
+                try await store.install(
+                    PackageInstallRequest(source: .file(temp.path("wrapped.zip")), version: "2.0.0"))
+            }
+            #expect(versioned?.kind == .missingEntryPoint)
+            #expect(versioned?.description.hasSuffix(hint) == true, "\(versioned.map { "\($0)" } ?? "")")
+            #expect(try StoreSnapshot(temp.path("store")) == before)
+
+            try TestPackage(files: ["main.html": Data("<p>hi</p>".utf8), "js/app.js": Data("1".utf8)])
+                .zip(to: temp.path("flat.zip"))
+            let flat = await #expect(throws: PackageStoreError.self) {
+                try await store.install(PackageInstallRequest(source: .file(temp.path("flat.zip")), version: "2.0.0"))
+            }
+            #expect(flat?.kind == .missingEntryPoint)
+            #expect(flat?.description == #"package has no entry point: "index.html" is not a file in the package"#)
+        }
+
         @Test func downloadErrorsAreTypedAndLeaveTheStoreUnchanged() async throws {
             let temp = try TestDirectory()
             defer { temp.remove() }
