@@ -132,7 +132,9 @@
         @Flag(name: .customLong("no-access-log"), help: "Do not log one line per request.")
         var noAccessLog = false
 
-        @Flag(name: .customLong("no-gzip"), help: "Do not gzip responses on the fly.")
+        @Flag(
+            name: .customLong("no-gzip"),
+            help: "Send every body uncompressed: no gzip on the fly, and no precompressed .br/.gz siblings.")
         var noGzip = false
 
         @Option(

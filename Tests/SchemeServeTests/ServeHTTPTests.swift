@@ -115,6 +115,42 @@
             }
         }
 
+        /// What a browser gets for a file too large for the body cache, gzipped by the server as it
+        /// streams: `Vary` names `Accept-Encoding` once (with `--cors`, `Origin` too), the 304 to
+        /// its revalidation carries the weak tag the 200 had (RFC 9110 §15.4.5), and a failed
+        /// precondition is a plain 412 that says no coding, as are 412s of small files, repeated.
+        @Test func aGzippedFilesVaryRevalidationAndFailedPreconditionsAgree() async throws {
+            let origin = "http://127.0.0.1:5173"
+            try await TestServer.with(
+                configure: { $0.corsOrigins = [origin] },
+                site: { root in
+                    try Fixtures.standardSite(root)
+                    let line = "const value = 'SchemeKit streams this file through gzip';\n"
+                    try Data(String(repeating: line, count: 3_000).utf8).write(to: root.appending(path: "large.js"))
+                }
+            ) { server in
+                let browser = ["Accept-Encoding": "gzip, deflate, br, zstd", "Origin": origin]
+                let large = try await RawHTTP.fetch(port: server.port, "/large.js", headers: browser)
+                #expect(large.status == 200)
+                #expect(large.header("Content-Encoding") == "gzip")
+                #expect(large.header("Vary") == "Accept-Encoding, Origin")
+                let tag = try #require(large.header("ETag"))
+                #expect(tag.hasPrefix("W/\""))
+                let revalidated = try await RawHTTP.fetch(
+                    port: server.port, "/large.js", headers: browser.merging(["If-None-Match": tag]) { $1 })
+                #expect(revalidated.status == 304)
+                #expect(revalidated.header("ETag") == tag)
+                #expect(revalidated.header("Vary") == "Accept-Encoding, Origin")
+                for path in ["/large.js", "/a.css", "/a.css", "/a.css"] {
+                    let refused = try await RawHTTP.fetch(
+                        port: server.port, path, headers: browser.merging(["If-Match": "\"nope\""]) { $1 })
+                    #expect(refused.status == 412, "\(path)")
+                    #expect(refused.header("Content-Encoding") == nil, "\(path)")
+                    #expect(refused.text == "Precondition Failed\n", "\(path)")
+                }
+            }
+        }
+
         @Test func precompressedSibling() async throws {
             try await TestServer.with(site: { root in
                 try Fixtures.standardSite(root)

@@ -52,7 +52,11 @@ extension LocalFileHandler {
         var honourRange = true
         let conditions = ConditionalRequest(request.headerFields)
         if !conditions.isEmpty {
-            let validators = ConditionalRequest.Validators(entityTag: entityTag, lastModified: file.modifiedSeconds)
+            // An on-the-fly coding is the file's bytes encoded: a precondition is about the file, so
+            // `If-Match` with the file's strong tag holds for it too (as in nginx, which compares
+            // before it compresses); `If-None-Match` compares weakly either way.
+            let validators = ConditionalRequest.Validators(
+                entityTag: EntityTag(opaqueTag: entityTag.opaqueTag, isWeak: false), lastModified: file.modifiedSeconds)
             switch conditions.evaluate(method: request.method, validators: validators) {
             case .notModified:
                 return .notModified(fields)
@@ -328,6 +332,8 @@ extension LocalFileHandler {
         -> SchemeCollectedResponse
     {
         let body = Data(message.utf8)
+        var fields = fields
+        fields[.contentEncoding] = nil  // the message goes out as it is, whatever the file's coding
         let head = SchemeResponse(
             status: status, headerFields: fields, mimeType: "text/plain", textEncodingName: "utf-8",
             expectedContentLength: Int64(body.count))

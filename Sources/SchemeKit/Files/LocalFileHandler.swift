@@ -176,6 +176,12 @@ public struct LocalFileHandler: SchemeHandler {
         let encodings = acceptedEncodings(negotiation)
         let variants = encodings.isEmpty ? [] : encodings.map(\.fileSuffix)
         var resolution = resolver.resolve(rootPath: rootPath, components: path.components, variants: variants)
+        // `/app.js/` names a directory, and a file is not one (nginx: 404): served, the page's
+        // relative links would resolve under `/app.js/`.
+        if path.hasTrailingSlash, case .file(let file, _, _, isIndex: false) = resolution {
+            file.close()
+            resolution = .notFound
+        }
         var fellBack = false
         if case .notFound = resolution, configuration.singlePageFallback, isNavigation(request, path: path),
             let index = configuration.indexFileName

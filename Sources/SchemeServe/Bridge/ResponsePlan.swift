@@ -106,11 +106,12 @@
                     transforms.gzip = true
                     fields[.contentEncoding] = "gzip"
                     fields[.contentLength] = nil
-                    fields[.vary] = fields[.vary].map { $0 + ", Accept-Encoding" } ?? "Accept-Encoding"
                     ResponseTransforms.weakenETag(&fields)
-                } else if fields[.vary] == nil {
-                    fields[.vary] = "Accept-Encoding"
                 }
+                ResponseTransforms.addVary("Accept-Encoding", to: &fields)
+            }
+            if status == .notModified {
+                ResponseTransforms.matchValidatorForm(&fields, ifNoneMatch: request.headerFields[.ifNoneMatch])
             }
             return ResponsePlan(status: status, fields: fields, transforms: transforms)
         }
@@ -181,7 +182,7 @@
                     // What a range reader (a media player, pdf.js) and a revalidating script need
                     // beyond the CORS-safelisted fields.
                     fields[.accessControlExposeHeaders] = "Accept-Ranges, Content-Range, ETag"
-                    fields[.vary] = fields[.vary].map { $0 + ", Origin" } ?? "Origin"
+                    ResponseTransforms.addVary("Origin", to: &fields)
                 }
             }
         }

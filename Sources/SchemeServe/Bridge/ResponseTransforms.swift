@@ -35,6 +35,27 @@
             if let etag = fields[.eTag], etag.hasPrefix("\"") { fields[.eTag] = "W/" + etag }
         }
 
+        /// Adds `name` to `Vary` unless it is listed already (letter case aside; `*` lists all).
+        static func addVary(_ name: String, to fields: inout HTTPFields) {
+            guard let vary = fields[.vary] else {
+                fields[.vary] = name
+                return
+            }
+            let listed = vary.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            guard !listed.contains(name.lowercased()), !listed.contains("*") else { return }
+            fields[.vary] = vary + ", " + name
+        }
+
+        /// A `304`'s `ETag` in the form the client keeps it: weak when its `If-None-Match` names
+        /// the tag only weakly (`W/"x"`, from a body gzipped here, a large file's included, which
+        /// the file handler does not know), so the 304 carries the tag the 200 had (RFC 9110
+        /// §15.4.5).
+        static func matchValidatorForm(_ fields: inout HTTPFields, ifNoneMatch: String?) {
+            guard let ifNoneMatch, let etag = fields[.eTag], etag.hasPrefix("\"") else { return }
+            let listed = ifNoneMatch.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            if listed.contains("W/" + etag), !listed.contains(etag) { fields[.eTag] = "W/" + etag }
+        }
+
         /// Inserts `script` before the last `</body>` (case-insensitive), or appends it.
         static func inject(_ script: Data, into html: Data) -> Data {
             let marker = Array("</body>".utf8)

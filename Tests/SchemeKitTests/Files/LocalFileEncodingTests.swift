@@ -125,6 +125,45 @@ extension FilesTests {
             #expect(encoder.calls.load(ordering: .relaxed) == 1)
         }
 
+        /// A failed precondition is a plain-text 412 that says no coding, whatever the file's
+        /// representation (a browser reading `Content-Encoding: gzip` on plain text reports
+        /// `ERR_CONTENT_DECODING_FAILED`, not the 412); `If-Match` with the file's strong tag holds
+        /// for its on-the-fly coding too.
+        @Test func preconditionsOnAnEncodedRepresentation() async throws {
+            let fixture = try FileFixture()
+            defer { fixture.remove() }
+            try fixture.write("app.js", Self.script)
+            try fixture.write("pre.js", Self.script)
+            try fixture.write("pre.js.br", "brotli bytes")
+            let handler = Self.handler(fixture.root, CountingEncoder(), precompressed: true)
+            let identity = try await exchange(handler, "app://localhost/app.js", headers: [:])
+            let strong = try #require(identity.headers[.eTag])
+            for (path, coding) in [("app.js", "gzip"), ("pre.js", "br")] {
+                // Before the body is kept, and after (the immediate half answers then).
+                for _ in 0..<2 {
+                    for failing: HTTPFields in [
+                        [.ifMatch: "\"nope\""], [.ifUnmodifiedSince: "Sat, 01 Jan 2000 00:00:00 GMT"],
+                    ] {
+                        var fields = Self.browser
+                        fields.append(contentsOf: failing)
+                        let refused = try await exchange(handler, "app://localhost/\(path)", headers: fields)
+                        #expect(refused.status == 412, "\(path) \(failing)")
+                        #expect(refused.headers[.contentEncoding] == nil, "\(path) \(failing)")
+                        #expect(refused.text == "Precondition Failed\n")
+                        #expect(refused.headers[.contentLength] == "20")
+                    }
+                    #expect(
+                        try await exchange(handler, "app://localhost/\(path)", headers: Self.browser)
+                            .headers[.contentEncoding] == coding)
+                }
+            }
+            var matching = Self.browser
+            matching[.ifMatch] = strong
+            let held = try await exchange(handler, "app://localhost/app.js", headers: matching)
+            #expect(held.status == 200)
+            #expect(held.headers[.contentEncoding] == "gzip")
+        }
+
         @Test func whatIsNotWorthEncodingIsSentAsItIs() async throws {
             let fixture = try FileFixture()
             defer { fixture.remove() }

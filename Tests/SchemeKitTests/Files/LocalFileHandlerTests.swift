@@ -296,6 +296,9 @@ extension FilesTests {
                 configuration: .init(
                     root: .directory(fixture.root), directoryListing: true, directorySlashRedirect: true))
             #expect(try await exchange(listing, "app://localhost/bare").headers[.location] == "/bare/")
+            // A file with a slash after it is not a directory (nginx: 404): relative links would break.
+            #expect(try await exchange(redirecting, "app://localhost/docs/app.js/").wasPassed)
+            #expect(try await exchange(LocalFileHandler(root: fixture.root), "app://localhost/docs/app.js/").wasPassed)
             // Off by default (WebKit follows no custom-scheme redirect): the index file in place.
             let plain = try await exchange(LocalFileHandler(root: fixture.root), "app://localhost/docs")
             #expect(plain.status == 200 && plain.text == "<script src=app.js></script>")
