@@ -187,7 +187,8 @@
             let plain = name.unicodeScalars.allSatisfy {
                 $0.isASCII && ($0.properties.isAlphabetic || "0123456789._-".unicodeScalars.contains($0))
             }
-            let shell = plain ? name : "'" + name.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+            let quoted = name.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''")
+            let shell = plain ? name : "'" + quoted + "'"
             return "; everything in the archive is inside the folder \"\(name)/\": "
                 + "zip the folder's contents instead (cd \(shell) && zip -r ../app.zip .)"
         }
