@@ -206,18 +206,23 @@ final class GuardedTask: @unchecked Sendable {
         }
     }
 
-    /// Marks the task started; `false` (and the task complete) when it must not run: already
-    /// started, or stopped first.
+    /// Marks the task started; `false` when it must not run: stopped first (the task is then
+    /// complete), or started before (the first start's run goes on, and completes it).
     private func begin() -> Bool {
         lock.lock()
-        guard machine.start() == .run else {
+        switch machine.start() {
+        case .run:
+            lock.unlock()
+            return true
+        case .alreadyStarted:
+            lock.unlock()
+            return false
+        case .skip:
             let resumed = completeLocked()
             lock.unlock()
             for waiter in resumed { waiter.resume() }
             return false
         }
-        lock.unlock()
-        return true
     }
 
     /// Starts `writing` (or, for `nil`, the whole answer) in the handler's own Swift task.

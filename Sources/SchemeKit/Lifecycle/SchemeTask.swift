@@ -41,6 +41,9 @@ public struct SchemeTask: Sendable {
 
     /// Runs the handler in a new Swift task and returns immediately.
     ///
+    /// A task runs once: a second call is ignored (the first run answers, and
+    /// ``waitForCompletion()`` waits for it), as is a call after ``stop()``.
+    ///
     /// - Parameter immediately: Start the handler on the calling thread and run it there until
     ///   its first suspension (`Task.immediate`), which spares a thread hop for handlers that
     ///   answer at once (a small cached file). Use it only from a thread that may run handler

@@ -31,8 +31,10 @@ struct TaskStateMachine: Sendable {
     enum StartAction: Sendable, Equatable {
         /// Run the handler.
         case run
-        /// The engine stopped the task before it started: do nothing.
+        /// The engine stopped the task before it started: do nothing; the task is over.
         case skip
+        /// The task was started before: do nothing; the first start's run goes on.
+        case alreadyStarted
     }
 
     enum AcceptAction: Sendable, Equatable {
@@ -78,7 +80,8 @@ struct TaskStateMachine: Sendable {
 
     /// The engine (or registry) is about to run the handler.
     mutating func start() -> StartAction {
-        guard engine == .open, !started else { return .skip }
+        guard !started else { return .alreadyStarted }
+        guard engine == .open else { return .skip }
         started = true
         return .run
     }

@@ -68,6 +68,28 @@ struct TaskAPITests {
         #expect(neverRun.metrics.stopped == 1)
     }
 
+    /// A second `start()` (an adapter that starts a task from two code paths) is ignored: the
+    /// first run delivers the whole answer, and waiting waits for it.
+    @Test(arguments: [false, true]) func aSecondStartIsIgnoredAndTheFirstRunAnswers(immediately: Bool) async throws {
+        let slow = ClosureHandler { _, writer in
+            try await Task.sleep(for: .milliseconds(20))
+            try await writer.respond(.ok, body: Data("late".utf8))
+            return .handled
+        }
+        let registry = try registry(slow)
+        let sink = RecordingSink()
+        let task = registry.task(for: try SchemeRequest("app://localhost/x"), sink: sink)
+        task.start(immediately: immediately)
+        task.start(immediately: immediately)
+        task.start()
+        await task.waitForCompletion()
+        #expect(sink.response?.status == .ok)
+        #expect(sink.bodyString == "late")
+        #expect(sink.isFinished)
+        #expect(sink.violations.isEmpty)
+        #expect(registry.metrics.started == 1)
+    }
+
     @Test func aSinkMadeForItsTaskCanStopIt() async throws {
         final class StopAfterHeadSink: SchemeTaskSink {
             let task: SchemeTask

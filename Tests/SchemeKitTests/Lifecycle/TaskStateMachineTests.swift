@@ -52,7 +52,9 @@ struct TaskStateMachineTests {
     @Test func startRunsOnce() {
         var machine = TaskStateMachine()
         #expect(machine.start() == .run)
-        #expect(machine.start() == .skip)
+        #expect(machine.start() == .alreadyStarted)
+        #expect(machine.stop() == .cancel)
+        #expect(machine.start() == .alreadyStarted)
     }
 
     @Test(arguments: [
