@@ -324,9 +324,18 @@ struct HARRecordReplayTests {
             (HARContent(size: 3, mimeType: "image/png", text: "abc", encoding: "gzip"), .invalidBody),
             (HARContent(size: 3, mimeType: "image/png", file: "../../etc/passwd"), .unsafeBodyFile),
             (HARContent(size: 3, mimeType: "image/png", file: "absent.bin"), .missingBodyFile),
+            // A link beside the HAR to a file elsewhere (with no size to check, as Playwright's
+            // minimal mode records): never followed.
+            (HARContent(size: -1, mimeType: "text/plain", file: "link.txt"), .unsafeBodyFile),
         ]
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
+        let secret = directory.url.appendingPathComponent("elsewhere/secret.txt")
+        try FileManager.default.createDirectory(
+            at: secret.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("secret".utf8).write(to: secret)
+        try FileManager.default.createSymbolicLink(
+            at: directory.url.appendingPathComponent("link.txt"), withDestinationURL: secret)
         for (content, kind) in cases {
             let error = try #require(throws: HARError.self) {
                 try HARReplayHandler(archive: archive(content), bodyDirectory: directory.url)

@@ -20,7 +20,11 @@ enum HARBodySource: Sendable {
         case .bytes(let data):
             return data
         case .file(let url, _):
-            do { return try Data(contentsOf: url) } catch {
+            guard let handle = HARFileIO.openBodyFile(url) else {
+                throw HARError(.readFailed, "cannot read the body file \(url.lastPathComponent)")
+            }
+            defer { try? handle.close() }
+            do { return try handle.readToEnd() ?? Data() } catch {
                 throw HARError(.readFailed, "cannot read the body file \(url.lastPathComponent)")
             }
         }
@@ -42,6 +46,11 @@ enum HARBodySource: Sendable {
                     .missingBodyFile, "'\(file)' cannot be found: the HAR was not read from a file", field: field)
             }
             let url = directory.appendingPathComponent(file)
+            if HARFileIO.isSymbolicLink(url) {
+                throw HARError(
+                    .unsafeBodyFile, "the body file '\(file)' is a symbolic link, which is never followed", field: field
+                )
+            }
             guard let size = HARFileIO.regularFileSize(url) else {
                 throw HARError(.missingBodyFile, "the body file '\(file)' is missing", field: field)
             }

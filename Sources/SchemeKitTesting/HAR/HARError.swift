@@ -32,7 +32,8 @@ public struct HARError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let invalidBody = Kind("invalid HAR body")
         /// A body file (`_file`) is missing or its size differs from the recorded size.
         public static let missingBodyFile = Kind("missing HAR body file")
-        /// A body file name (`_file`) is not a plain file name beside the HAR file (`../x`, `/etc/x`).
+        /// A body file name (`_file`) is not a plain file name beside the HAR file (`../x`, `/etc/x`),
+        /// or names a symbolic link there (never followed).
         public static let unsafeBodyFile = Kind("unsafe HAR body file")
         /// The HAR file or a body file could not be read.
         public static let readFailed = Kind("unreadable HAR")

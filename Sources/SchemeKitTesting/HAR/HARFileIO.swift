@@ -38,10 +38,30 @@ enum HARFileIO {
         }
     }
 
-    /// The size of a regular file, or `nil` when it is missing or not a regular file.
+    /// The size of a regular file, or `nil` when it is missing, not a regular file, or a symbolic
+    /// link (never followed: a body file is a file beside the HAR, not a way out of its folder).
     static func regularFileSize(_ url: URL) -> Int? {
         var status = stat()
-        guard stat(url.path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        guard lstat(url.path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
         return Int(status.st_size)
+    }
+
+    /// Whether `url` is a symbolic link (itself, not what it points to).
+    static func isSymbolicLink(_ url: URL) -> Bool {
+        var status = stat()
+        return lstat(url.path, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK
+    }
+
+    /// Opens a body file for reading without following a symbolic link (a link swapped in after
+    /// the HAR was read fails here), and only when it is a regular file.
+    static func openBodyFile(_ url: URL) -> FileHandle? {
+        let descriptor = open(url.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
+            return nil
+        }
+        return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     }
 }

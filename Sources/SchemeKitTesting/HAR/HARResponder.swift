@@ -123,10 +123,7 @@ struct HARResponder {
                 offset = end
             }
         case .file(let url, _):
-            let handle: FileHandle
-            do {
-                handle = try FileHandle(forReadingFrom: url)
-            } catch {
+            guard let handle = HARFileIO.openBodyFile(url) else {
                 throw HARError(
                     .readFailed, "cannot open the body file \(url.lastPathComponent)", entryIndex: entry.index)
             }
