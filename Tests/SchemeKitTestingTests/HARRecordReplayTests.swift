@@ -53,6 +53,29 @@ struct HARRecordReplayTests {
         #expect(directory.fileNames.contains(sideFile))
         #expect(archive.entries[4].request.postData?.text == "{\"n\":1}")
         #expect(archive.entries[0].timings.wait >= 0 && archive.entries[0].timings.dns == -1)
+        // Every member HAR 1.2 requires, as a strict validator (the HAR schema) checks.
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: harFile)) as? [String: Any])
+        let log = try #require(json["log"] as? [String: Any])
+        #expect(["version", "creator", "entries"].allSatisfy { log[$0] != nil })
+        for case let entry as [String: Any] in try #require(log["entries"] as? [Any]) {
+            let missing = ["startedDateTime", "time", "request", "response", "cache", "timings"].filter {
+                entry[$0] == nil
+            }
+            #expect(missing.isEmpty, "an entry lacks \(missing)")
+            let request = try #require(entry["request"] as? [String: Any])
+            let response = try #require(entry["response"] as? [String: Any])
+            let timings = try #require(entry["timings"] as? [String: Any])
+            #expect(
+                ["method", "url", "httpVersion", "cookies", "headers", "queryString", "headersSize", "bodySize"]
+                    .allSatisfy { request[$0] != nil })
+            #expect(
+                [
+                    "status", "statusText", "httpVersion", "cookies", "headers", "content", "redirectURL",
+                    "headersSize", "bodySize",
+                ].allSatisfy { response[$0] != nil })
+            #expect(["send", "wait", "receive"].allSatisfy { timings[$0] != nil })
+        }
 
         origin.stop()
         #expect(!origin.isReachable)

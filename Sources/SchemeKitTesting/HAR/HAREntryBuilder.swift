@@ -45,6 +45,8 @@ struct HAREntryBuilder {
                 headersSize: -1,
                 bodySize: body.count
             ),
+            // Required by HAR 1.2 (an empty object: nothing came from a cache), as Playwright writes it.
+            cache: .object([:]),
             timings: HARTimings(
                 blocked: -1, dns: -1, connect: -1, send: 0, wait: Self.milliseconds(wait),
                 receive: Self.milliseconds(receive), ssl: -1)
