@@ -509,7 +509,11 @@ final class URLSessionExchange: Sendable {
         }
         for (key, value) in pairs.sorted(by: { $0.0.lowercased() < $1.0.lowercased() }) {
             guard let name = HTTPField.Name(key) else { continue }
-            fields.append(HTTPField(name: name, value: value))
+            if name == .setCookie {
+                for cookie in splitSetCookie(value) { fields.append(HTTPField(name: name, value: cookie)) }
+            } else {
+                fields.append(HTTPField(name: name, value: value))
+            }
         }
         // URLSession decodes gzip/deflate transparently: the body we deliver is no longer encoded,
         // so the encoding and the encoded length must not reach the engine.
@@ -518,6 +522,48 @@ final class URLSessionExchange: Sendable {
             fields[.contentLength] = nil
         }
         return HTTPResponse(status: .init(code: response.statusCode), headerFields: fields)
+    }
+
+    /// The `Set-Cookie` fields Foundation joined into one value with commas
+    /// (`HTTPURLResponse.allHeaderFields` has one value per name), apart again: a comma starts
+    /// another cookie when `name=` follows it, which the comma in an `Expires` date
+    /// (`Wed, 21 Oct 2026 …`) never is (RFC 6265 §3 forbids folding them).
+    static func splitSetCookie(_ value: String) -> [String] {
+        let bytes = Array(value.utf8)
+        var cookies: [String] = []
+        var start = 0
+        for index in bytes.indices where bytes[index] == UInt8(ascii: ",") && startsCookie(bytes, at: index + 1) {
+            cookies.append(trimmed(bytes[start..<index]))
+            start = index + 1
+        }
+        cookies.append(trimmed(bytes[start...]))
+        return cookies.filter { !$0.isEmpty }
+    }
+
+    /// Whether `bytes[offset...]` is optional spaces, a token and `=`: the start of a cookie.
+    private static func startsCookie(_ bytes: [UInt8], at offset: Int) -> Bool {
+        var index = offset
+        while index < bytes.count, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") {
+            index += 1
+        }
+        let nameStart = index
+        while index < bytes.count, isTokenByte(bytes[index]) { index += 1 }
+        return index > nameStart && index < bytes.count && bytes[index] == UInt8(ascii: "=")
+    }
+
+    /// An RFC 9110 `tchar`.
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "A")...UInt8(ascii: "Z"):
+            true
+        default:
+            "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
+    }
+
+    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> String {
+        String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespaces)
     }
 
     /// The `If-Range` value that lets a ranged request continue this response, or `nil` when it

@@ -30,7 +30,9 @@ struct NetworkForwardingPolicyTests {
 
     /// The origin echoes the request and answers with `Set-Cookie` and CORS fields.
     static let echoQuery =
-        "echo=1&header=Set-Cookie:origin-session%3D1%3B%20Path%3D/&header=Access-Control-Allow-Origin:*"
+        "echo=1&header=Set-Cookie:origin-session%3D1%3B%20Path%3D/"
+        + "&header=Set-Cookie:theme%3Ddark%3B%20Expires%3DWed,%2021%20Oct%202026%2007:28:00%20GMT%3B%20Path%3D/"
+        + "&header=Access-Control-Allow-Origin:*"
         + "&header=Access-Control-Allow-Credentials:true&header=Access-Control-Expose-Headers:X-Plain"
         + "&header=X-Origin:answered"
 
@@ -98,7 +100,12 @@ struct NetworkForwardingPolicyTests {
         for name in ["cookie", "x-forwarded-host", "forwarded", "x-real-ip", "proxy-authorization"] {
             #expect(exchange.sent[name] == nil, "\(name) reached the origin")
         }
-        #expect(exchange.received[.setCookie] == "origin-session=1; Path=/")
+        // Two fields, as the origin sent them (RFC 6265 §3: never folded into one), the comma in
+        // the second's `Expires` kept.
+        #expect(
+            exchange.received[values: .setCookie] == [
+                "origin-session=1; Path=/", "theme=dark; Expires=Wed, 21 Oct 2026 07:28:00 GMT; Path=/",
+            ])
         #expect(exchange.received[.accessControlAllowOrigin] == nil)
     }
 
