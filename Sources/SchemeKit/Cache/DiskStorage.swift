@@ -7,10 +7,10 @@ public import Foundation
 /// ``Config`` its directory and limits.
 ///
 /// ```swift
-/// let disk = try DiskStorage.Backend(config: .init(directory: cachesURL.appending(path: "images")),
-///                                    clock: ContinuousClock())
-/// try disk.store(png, forKey: "https://cdn.example/a.png")
-/// disk.value(forKey: "https://cdn.example/a.png")   // png, also after a restart
+/// // The disk tier of an image cache: entries survive a restart.
+/// let cache = ImageCache(disk: DiskStorage.Config(directory: cachesURL.appending(path: "images")))
+/// cache.put(png, mimeType: "image/png", forURL: URL(string: "https://cdn.example/a.png")!)
+/// cache.get(forURL: URL(string: "https://cdn.example/a.png")!)?.data   // png, also after a restart
 /// ```
 public enum DiskStorage {
     /// The directory, limits and defaults of a `Backend`.

@@ -9,8 +9,8 @@ public import Foundation
 /// native side and the web view (`app://…`) agree.
 ///
 /// ```swift
-/// let cache = try ImageCache(disk: .init(directory: cachesURL.appending(path: "images")),
-///                            onWarning: { logger.warning("\($0)") })
+/// let cache = ImageCache(disk: .init(directory: cachesURL.appending(path: "images")),
+///                        onWarning: { logger.warning("\($0)") })
 /// // Native side, after downloading an image:
 /// cache.put(png, mimeType: "image/png", forURL: URL(string: "https://cdn.example/a.png")!)
 /// // Web view: app://cdn.example/a.png is now served from memory.

@@ -5,9 +5,10 @@
 /// ``Config`` its limits.
 ///
 /// ```swift
-/// let memory = MemoryStorage.Backend<Data, ContinuousClock>(config: .init(totalCostLimit: 32 << 20))
-/// memory.store(png, forKey: "https://cdn.example/a.png")
-/// memory.value(forKey: "https://cdn.example/a.png")   // png
+/// // A memory-only image cache of at most 32 MiB.
+/// let cache = ImageCache(memory: MemoryStorage.Config(totalCostLimit: 32 << 20), disk: nil)
+/// cache.put(png, mimeType: "image/png", forURL: URL(string: "https://cdn.example/a.png")!)
+/// cache.get(forURL: URL(string: "https://cdn.example/a.png")!)?.data   // png
 /// ```
 public enum MemoryStorage {
     /// Limits and defaults of a `Backend`.

@@ -14,9 +14,9 @@ public import Foundation
 ///
 /// ```swift
 /// let detector = MIMEDetector()
-/// detector.contentType(forPath: "/app/INDEX.HTML")            // ("text/html", "utf-8")
-/// detector.contentType(forPath: "/app/logo", leadingBytes: png) // ("image/png", nil)
-/// detector.contentTypeHeaderValue(forPath: "main.mjs")        // "text/javascript; charset=utf-8"
+/// detector.mediaType(forPath: "/app/INDEX.HTML").rawValue              // "text/html; charset=utf-8"
+/// detector.mediaType(forPath: "/app/logo", leadingBytes: png).essence  // "image/png"
+/// detector.mimeType(forExtension: "mjs")                               // "text/javascript"
 /// ```
 public struct MIMEDetector: Sendable {
     /// The charset declared on text types (``MediaType/isText``), or `nil` to declare none.

@@ -3,7 +3,7 @@
 ///
 /// ```swift
 /// do {
-///     _ = try HARArchive(contentsOf: url)
+///     _ = try HARReplayHandler(contentsOf: url)
 /// } catch {
 ///     print(error)   // "truncated HAR: entry 2 (https://example.com/app.js), at byte 1812: the file ends inside a string"
 ///     error.kind == .truncated; error.entryIndex == 2
