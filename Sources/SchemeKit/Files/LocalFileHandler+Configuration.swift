@@ -146,8 +146,8 @@ extension LocalFileHandler {
         public var symlinks: SymlinkPolicy
         /// Hidden files. Default: ``HiddenFilePolicy/deny`` (404).
         public var hiddenFiles: HiddenFilePolicy
-        /// Bytes read and written per chunk when streaming. Default: 64 KiB. Files no larger than
-        /// this are read with a single `pread` and written with a single write.
+        /// Bytes read and written per chunk when streaming; positive. Default: 64 KiB. Files no
+        /// larger than this are read with a single `pread` and written with a single write.
         public var chunkSize: Int
         /// Answer a directory without an index file with an HTML listing (names HTML-escaped,
         /// hidden files omitted unless allowed). Default: `false` (the request is passed on).
@@ -203,6 +203,8 @@ extension LocalFileHandler {
         public var navigationRule: NavigationRule
 
         /// Creates a configuration; see each property for its default.
+        ///
+        /// - Precondition: `chunkSize > 0`.
         public init(
             root: Root,
             usesHostSubdirectories: Bool = false,
