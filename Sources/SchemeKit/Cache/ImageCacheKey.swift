@@ -36,7 +36,7 @@ public struct ImageCacheKey: RawRepresentable, Hashable, Sendable, CustomStringC
         }
         let originalScheme = components.scheme?.lowercased() ?? ""
         var key = "https://"
-        key += (components.percentEncodedHost ?? "").lowercased()
+        key += (components.encodedHost ?? "").lowercased()
         if let port = components.port, port != 443, !(originalScheme == "http" && port == 80) {
             key += ":\(port)"
         }

@@ -14,13 +14,13 @@ package enum RedirectLocation {
     /// an absolute or scheme-relative URL on `origin`'s scheme, host and port (letter case and
     /// default ports aside, no user info); `nil` for a relative location or another origin.
     package static func path(of location: String, on origin: URL) -> String? {
-        guard let target = URLComponents(string: location), let host = target.percentEncodedHost, !host.isEmpty,
+        guard let target = URLComponents(string: location), let host = target.encodedHost, !host.isEmpty,
             target.user == nil, target.password == nil,
             let origin = URLComponents(url: origin, resolvingAgainstBaseURL: false)
         else { return nil }
         let scheme = (target.scheme ?? origin.scheme)?.lowercased()
         let defaultPort = scheme.flatMap(NetworkRewriter.defaultPort)
-        guard scheme == origin.scheme?.lowercased(), host.lowercased() == origin.percentEncodedHost?.lowercased(),
+        guard scheme == origin.scheme?.lowercased(), host.lowercased() == origin.encodedHost?.lowercased(),
             (target.port ?? defaultPort) == (origin.port ?? defaultPort)
         else { return nil }
         var path = target.percentEncodedPath.isEmpty ? "/" : target.percentEncodedPath

@@ -246,7 +246,7 @@ public struct SchemeRequest: Sendable {
     }
 
     /// The parts as Foundation's `URLComponents` sees them: the path for URLs outside the fast
-    /// parser's subset (IP literals, userinfo, IDNA hosts, characters needing escapes).
+    /// parser's subset (IP literals, userinfo, characters needing escapes).
     private static func foundationParts(of url: URL) throws(SchemeRequestError) -> SchemeURLParts {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             throw .malformedURL(url.absoluteString)
@@ -266,10 +266,13 @@ public struct SchemeRequest: Sendable {
         }
         // Foundation's `URLComponents` drops a host over 2048 bytes that `URL` still reads: refuse
         // it rather than route the request as if it had no host.
-        if components.percentEncodedHost == nil, let urlHost = url.host(percentEncoded: true), !urlHost.isEmpty {
+        if components.encodedHost == nil, let urlHost = url.host(percentEncoded: true), !urlHost.isEmpty {
             throw .malformedURL(url.absoluteString)
         }
-        let host = (components.percentEncodedHost ?? "").lowercased()
+        // The host as written (`encodedHost`): an IDNA A-label stays `xn--bcher-kva.example`, as
+        // a browser's `location.host` has it; `percentEncodedHost` would turn it into the
+        // percent-encoded U-label (and drop one that is not valid Punycode).
+        let host = (components.encodedHost ?? "").lowercased()
         let path = rawPath.isEmpty ? "/" : rawPath
         let query = components.percentEncodedQuery
         var authority = host

@@ -1,7 +1,7 @@
 /// The parts of a hierarchical URL string, found by a single pass over its UTF-8 bytes.
 ///
 /// This is ``SchemeRequest``'s fast path. It accepts the common shape only: plain ASCII in the
-/// RFC 3986 character set, a registered-name host (no IP literal, no IDNA `xn--` label, no
+/// RFC 3986 character set, a registered-name host (no IP literal, no
 /// percent-escape), a port of at most five digits, and well-formed `%XX` escapes. Anything else
 /// is ``Outcome/unsupported`` and the caller falls back to Foundation's `URLComponents`, so the
 /// fast path never changes what a URL means: it only skips the expensive parser when the answer
@@ -85,7 +85,6 @@ struct SchemeURLParts: Sendable {
             }
             let hostEnd = index
             if hostEnd - hostStart > Self.maximumHostLength { return .rejected(.malformedURL(original)) }
-            if hostEnd - hostStart >= 4, containsIDNALabel(bytes, hostStart, hostEnd) { return .unsupported }
             if index < count, bytes[index] == UInt8(ascii: ":") {
                 index += 1
                 var value = 0
@@ -148,21 +147,6 @@ struct SchemeURLParts: Sendable {
             }
             return end - start
         }
-    }
-
-    /// Whether a host holds a label starting with `xn--` (Foundation maps those through IDNA).
-    private static func containsIDNALabel(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
-        var label = start
-        while label + 4 <= end {
-            if bytes[label] | 0x20 == UInt8(ascii: "x"), bytes[label + 1] | 0x20 == UInt8(ascii: "n"),
-                bytes[label + 2] == UInt8(ascii: "-"), bytes[label + 3] == UInt8(ascii: "-")
-            {
-                return true
-            }
-            guard let dot = bytes[label..<end].firstIndex(of: UInt8(ascii: ".")) else { return false }
-            label = dot + 1
-        }
-        return false
     }
 
     private static func isAlpha(_ byte: UInt8) -> Bool {

@@ -59,7 +59,7 @@ public struct NetworkRewriter: Sendable {
     package func target(for url: URL) -> Target? {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
             let sourceScheme = components.scheme?.lowercased(),
-            let sourceHost = components.percentEncodedHost?.lowercased(), !sourceHost.isEmpty
+            let sourceHost = components.encodedHost?.lowercased(), !sourceHost.isEmpty
         else { return nil }
 
         let rule: NetworkRewriteRule

@@ -73,7 +73,7 @@ public struct NetworkWriteThrough: Sendable {
     /// path, `index.html` for a directory), or `nil` when the URL is not safe to map.
     func relativeComponents(for url: URL) -> [String]? {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-            let host = components.percentEncodedHost?.lowercased(), !host.isEmpty, host.count <= 253,
+            let host = components.encodedHost?.lowercased(), !host.isEmpty, host.count <= 253,
             host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }),
             !host.hasPrefix(".")
         else { return nil }

@@ -51,7 +51,7 @@ public struct HARRecordedURL: Sendable {
             let target = URLComponents(url: origin, resolvingAgainstBaseURL: false)
         else { return url.absoluteString }
         components.scheme = target.scheme
-        components.percentEncodedHost = target.percentEncodedHost
+        components.encodedHost = target.encodedHost
         components.port = target.port
         if components.percentEncodedPath.isEmpty { components.percentEncodedPath = "/" }
         return components.string ?? url.absoluteString

@@ -1,5 +1,6 @@
 import Foundation
 import SchemeKit
+import SchemeKitTesting
 import Testing
 
 /// `SchemeRequest(scheme:authority:path:)` and the fast parser behind every initialiser: the same
@@ -76,6 +77,7 @@ struct SchemeRequestPartsTests {
         "app://h/a%23b", "my-app+v1.0://h/", "app:foo", "app:", "app:?q", "app://h/x#top", "app://h/x?y#z",
         "app://h/x#", "app:foo#x", "app://h:99999999999999999999/x", "app://h:99999/x", "app://h:65536/x",
         "app://h:0/x", "app://h:/x", "app://:8/x", "app://[::1]/x", "app://[::1]:8/x", "app://xn--tda.example/",
+        "app://xn--zz.example/",
         "app://a.XN--tda.example/", "app://h/%", "app://h/%zz", "app://h/%4", "app://@/", "app://user:pw@h/x",
         "app://u@H/x", "app:////x", "a:/", "app://h/a?b?c", "app://h/;p=1", "app://h/.hidden", "app://h?q",
         "app://h/x?", "app://h%41/x", "app://h/a%2Fb", "APP://X:/p?q", "app:/x/y", "app:/", "app:///", "app://",
@@ -83,6 +85,20 @@ struct SchemeRequestPartsTests {
         "app://h/a\"b<c>{d}|e^f`g\\h", "app://h/[x]", "app://h/?q=[x]", "app://h/x?q=%C3%BC",
         "app://h/../x", "app://h/./a/../b", "app://H:8/%7e", "app://h:00080/x", "app://1.2.3.4/x", "app://h/a//b",
     ]
+
+    /// An IDNA host is the A-label as written (lowercased), as a browser has it, so that routes
+    /// and rewrite rules registered for it match; a label that is not valid Punycode is a host too.
+    @Test func anIDNAHostKeepsItsASCIIForm() async throws {
+        #expect(try SchemeRequest("app://XN--bcher-kva.example/a.png").host == "xn--bcher-kva.example")
+        #expect(
+            try SchemeRequest(url: URL(string: "app://xn--bcher-kva.example/a.png")!).host == "xn--bcher-kva.example")
+        #expect(try SchemeRequest("app://xn--zz.example/").host == "xn--zz.example")
+        let registry = SchemeRegistry()
+        try registry.register(StaticHandler("b", name: "idna"), for: "app", host: "xn--bcher-kva.example")
+        try registry.register(StaticHandler("a", name: "any"), for: "app")
+        let answer = try await registry.response(for: try SchemeRequest("app://xn--bcher-kva.example/a"))
+        #expect(answer.answeredBy == "idna")
+    }
 
     @Test(arguments: urls)
     func everyInitialiserAgreesWithURLComponents(_ string: String) throws {
@@ -140,7 +156,7 @@ struct SchemeRequestPartsTests {
             guard string.dropFirst(scheme.count + 1).hasPrefix("//") || rawPath.hasPrefix("/") else {
                 return .failure(.notHierarchical(string))
             }
-            let host = (components.percentEncodedHost ?? "").lowercased()
+            let host = (components.encodedHost ?? "").lowercased()
             let path = rawPath.isEmpty ? "/" : rawPath
             let query = components.percentEncodedQuery
             let authority = host + (components.port.map { ":\($0)" } ?? "")
