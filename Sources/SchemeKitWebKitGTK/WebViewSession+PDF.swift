@@ -13,18 +13,31 @@
         /// ```
         ///
         /// - Parameters:
-        ///   - path: Where to write the PDF; an existing file is replaced.
+        ///   - path: Where to write the PDF; an existing regular file is replaced, at once when
+        ///     the PDF is complete (it is printed to a temporary file beside it, then renamed), so
+        ///     a failed print leaves it as it was. A directory or an empty path is refused.
         ///   - pageWidth: The paper's width in centimetres. Default: 21.59 (US Letter).
         ///   - pageHeight: The paper's height in centimetres. Default: 27.94 (US Letter).
         ///   - background: Print background colours and images (WebKit's `print-backgrounds`
         ///     setting, restored afterwards). Default: `false`.
-        /// - Throws: ``WebKitGTKError/print(_:)`` with GTK's message when printing fails, or the file
-        ///   is missing afterwards.
+        /// - Throws: ``WebKitGTKError/print(_:)`` with GTK's message when printing fails, the file
+        ///   is missing afterwards, or `path` is empty, names a directory or cannot be replaced.
         public func printToPDF(
             to path: String, pageWidth: Double = 21.59, pageHeight: Double = 27.94, background: Bool = false
         ) async throws {
-            let file = URL(fileURLWithPath: path).standardizedFileURL
-            try? FileManager.default.removeItem(at: file)
+            guard !path.isEmpty else { throw WebKitGTKError.print("no PDF path given") }
+            let destination = URL(fileURLWithPath: path).standardizedFileURL
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: destination.path, isDirectory: &isDirectory),
+                isDirectory.boolValue
+            {
+                throw WebKitGTKError.print("\(path) is a directory, not a PDF file")
+            }
+            // GTK's file backend writes where it is told: a name of our own beside the destination,
+            // renamed over it once complete, so nothing that was there is lost on a failure.
+            let file = destination.deletingLastPathComponent()
+                .appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).pdf")
+            defer { try? FileManager.default.removeItem(at: file) }
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 executor.execute {
                     let settings = gtk_print_settings_new()
@@ -52,6 +65,9 @@
                     connectSignal(UnsafeMutableRawPointer(operation), "finished", PrintJob.finished, data)
                     webkit_print_operation_print(operation)
                 }
+            }
+            guard rename(file.path, destination.path) == 0 else {
+                throw WebKitGTKError.print("cannot write \(path): \(String(cString: strerror(errno)))")
             }
         }
     }

@@ -171,7 +171,12 @@
             if url == nil, fallback == nil, har == nil, !Self.directory(directory, has: path) {
                 throw ValidationError("\(path) not found in \(directory)")
             }
-            guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+            // A day at most: `inf` (or 1e19) would overflow the engines' deadlines.
+            guard timeout > 0, timeout <= 86_400 else {
+                throw ValidationError("--timeout must be positive and at most 86400 seconds (a day)")
+            }
+            try Self.checkOutput(screenshot, option: "--screenshot")
+            try Self.checkOutput(pdf, option: "--pdf")
             if let iterations, iterations < 1 { throw ValidationError("--iterations must be at least 1") }
             if connect != nil, engine == .webkit {
                 throw ValidationError("--connect attaches to a browser: use it with --engine chromium or firefox")
@@ -179,6 +184,22 @@
             if maxMessageSize != nil, engine == .webkit || (engine == .chromium && connect == nil) {
                 throw ValidationError(
                     "--max-message-size applies to WebSocket connections: --engine firefox, or --connect")
+            }
+        }
+
+        /// Refuses an output path that cannot take a file: empty, a directory, or in a directory
+        /// that does not exist (an empty shell variable must not name the current directory).
+        static func checkOutput(_ path: String?, option: String) throws {
+            guard let path else { return }
+            guard !path.isEmpty else { throw ValidationError("\(option) needs a file path, not an empty one") }
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+                throw ValidationError("\(option) \(path) is a directory: give a file path")
+            }
+            let parent = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            guard FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory), isDirectory.boolValue
+            else {
+                throw ValidationError("\(option) \(path): no directory \(parent)")
             }
         }
 

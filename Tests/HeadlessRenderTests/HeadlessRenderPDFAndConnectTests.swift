@@ -40,6 +40,14 @@
             let directory = try HeadlessRenderTests.site("<!doctype html>")
             defer { try? FileManager.default.removeItem(at: directory) }
             let pdf = directory.appendingPathComponent("sample.pdf")
+            try Data("an older file".utf8).write(to: pdf)
+            if engine == .webkit {
+                // A print that fails (a paper too small for any content) leaves what was there.
+                let failed = try headlessRender(
+                    engine, [Self.sampleApp.path, "--pdf", pdf.path, "--pdf-page-size", "5x5mm"])
+                #expect(failed.status == 1, "stderr: \(failed.stderr)")
+                #expect(try Data(contentsOf: pdf) == Data("an older file".utf8))
+            }
             let run = try headlessRender(
                 engine,
                 [
@@ -56,6 +64,9 @@
             #expect(text.contains("Self-check") && text.contains("Stylesheet applied"), "\(text)")
             let info = try Self.tool("pdfinfo", [pdf.path])
             #expect(info.contains("(A4)"), "\(info)")
+            // Replaced whole; nothing of the print left beside it.
+            let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+            #expect(names == ["index.html", "sample.pdf"])
         }
 
         /// `--pdf-background` prints the page's background colour; without it the paper stays white

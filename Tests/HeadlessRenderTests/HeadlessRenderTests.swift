@@ -312,6 +312,23 @@
             let ftp = try headlessRender(engine, [empty.path, "--path", "/", "--fallback", "ftp://origin.example"])
             #expect(ftp.status == 64)
             #expect(ftp.stderr.contains("--fallback must be an http or https origin"), "\(ftp.stderr)")
+            // An output that is a directory, or empty (an unset shell variable), is refused before
+            // anything runs, and the directory keeps what it holds.
+            let kept = empty.appendingPathComponent("keep.txt")
+            try Data("keep".utf8).write(to: kept)
+            for (option, value) in [("--pdf", empty.path), ("--pdf", ""), ("--screenshot", empty.path)] {
+                let output = try headlessRender(engine, [empty.path, "--path", "/", option, value])
+                #expect(output.status == 64, "\(option) '\(value)'")
+                #expect(
+                    output.stderr.contains("is a directory") || output.stderr.contains("not an empty one"),
+                    "\(output.stderr)")
+            }
+            #expect(try String(contentsOf: kept, encoding: .utf8) == "keep")
+            for value in ["inf", "1e19", "0"] {
+                let timeout = try headlessRender(engine, [empty.path, "--path", "/", "--timeout", value])
+                #expect(timeout.status == 64, "--timeout \(value)")
+                #expect(timeout.stderr.contains("--timeout must be positive"), "\(timeout.stderr)")
+            }
         }
 
         /// `--path` as a user writes it: with a query, percent-encoded, or naming a directory without
