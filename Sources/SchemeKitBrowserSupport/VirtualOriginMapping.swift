@@ -5,7 +5,8 @@
     /// The one rule both browser adapters use to map a virtual https origin onto a registry scheme:
     /// `https://<host>/x?y` → `<scheme>://<registryHost>/x?y`.
     package enum VirtualOriginMapping {
-        /// The registry URL for `url`, or `nil` when `url` is not on `https://<host>`.
+        /// The registry URL for `url`, without a fragment (Firefox's BiDi keeps the page's, a
+        /// request never has one), or `nil` when `url` is not on `https://<host>`.
         ///
         /// - Parameters:
         ///   - url: What the browser asked for.
@@ -14,6 +15,7 @@
         ///   - registryHost: The registry URLs' host.
         package static func registryURL(for url: String, host: String, scheme: String, registryHost: String) -> String?
         {
+            let url = SchemeRequest.droppingFragment(url)
             let prefix = "https://\(host)"
             guard url.count >= prefix.count,
                 url.prefix(prefix.count).lowercased() == prefix

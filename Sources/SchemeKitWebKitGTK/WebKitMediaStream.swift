@@ -52,7 +52,7 @@
             if offset > 0 { fields[.range] = "bytes=\(offset)-" }
             let request: SchemeRequest
             do {
-                request = try SchemeRequest(uri, method: .get, headerFields: fields)
+                request = try SchemeRequest(SchemeRequest.droppingFragment(uri), method: .get, headerFields: fields)
             } catch {
                 let head = WebKitMediaBridge.responseHead(
                     status: 400, totalSize: -1, offset: 0, message: "SchemeKit: \(error.description)")

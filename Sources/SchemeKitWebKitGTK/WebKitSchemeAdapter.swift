@@ -260,7 +260,8 @@
         /// The ``SchemeKit/SchemeRequest`` for what WebKit gave: its URI, method, headers and body.
         ///
         /// The method is kept as given (`PROPFIND` reaches the registry, whose handlers answer 405 to
-        /// what they do not support); the URI is parsed by ``SchemeKit/SchemeRequest/init(_:method:headerFields:body:)``.
+        /// what they do not support); the URI, without the fragment WebKit leaves on it (a browser
+        /// never requests one), is parsed by ``SchemeKit/SchemeRequest/init(_:method:headerFields:body:)``.
         ///
         /// - Throws: ``WebKitGTKError`` (invalid request) naming the method when it is not an HTTP
         ///   token, or the URI when it does not parse.
@@ -271,7 +272,8 @@
                 throw WebKitGTKError.invalidRequest("\(uri): the method \"\(method)\" is not an HTTP token")
             }
             do {
-                return try SchemeRequest(uri, method: method, headerFields: headerFields, body: body)
+                return try SchemeRequest(
+                    SchemeRequest.droppingFragment(uri), method: method, headerFields: headerFields, body: body)
             } catch {
                 throw WebKitGTKError.invalidRequest("\(uri): \(error.description)")
             }

@@ -362,6 +362,27 @@
             }
         }
 
+        /// A URL's fragment never reaches the handlers: a script, a `fetch()` and the page itself
+        /// with one load on every engine (WebKitGTK and Firefox hand it over; a browser never
+        /// requests it).
+        @Test(arguments: Engine.built) func fragmentsInThePagesURLsAreNotRequested(engine: Engine) async throws {
+            let site = try Self.site(
+                """
+                <!doctype html><title>t</title><script src="a.js#frag"></script>
+                <script>window.r = (async () => [window.aLoaded === true,
+                    await fetch('data.txt#x').then((r) => r.status, (e) => String(e)), location.hash])();</script>
+                """)
+            defer { try? FileManager.default.removeItem(at: site) }
+            try Data("window.aLoaded = true;".utf8).write(to: site.appendingPathComponent("a.js"))
+            try Data("data".utf8).write(to: site.appendingPathComponent("data.txt"))
+            let run = try headlessRender(
+                engine, [site.path, "--path", "/index.html#top", "--json", "--eval", "window.r"])
+            #expect(run.status == 0, "stderr: \(run.stderr)")
+            let report = try JSONDecoder().decode(Report.self, from: Data(run.lastLine.utf8))
+            #expect(report.eval == "[true,200,\"#top\"]")
+            #expect(report.requests.allSatisfy { $0.status == 200 || $0.path == "/favicon.ico" }, "\(report.requests)")
+        }
+
         @Test(arguments: Engine.built) func aThrowingEvalExitsWith1AndItsMessage(engine: Engine) async throws {
             let site = try Self.site("<!doctype html><title>t</title>")
             defer { try? FileManager.default.removeItem(at: site) }

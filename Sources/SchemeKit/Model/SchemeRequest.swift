@@ -222,6 +222,15 @@ public struct SchemeRequest: Sendable {
         try self.init(string, method: method, headerFields: headerFields, body: body)
     }
 
+    /// `uri` without its fragment (`app://localhost/a.js#x` → `app://localhost/a.js`): what an
+    /// engine adapter asks the registry for when the engine hands over a URL as the page wrote it,
+    /// as a browser drops the fragment before it requests anything (WHATWG Fetch). WebKitGTK and
+    /// Firefox's BiDi keep it (`<video src="clip.webm#t=1">`, `fetch('a.js#x')`).
+    package static func droppingFragment(_ uri: String) -> String {
+        guard let hash = uri.utf8.firstIndex(of: UInt8(ascii: "#")) else { return uri }
+        return String(uri[..<hash])
+    }
+
     private static func isDelimiter(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#")
     }
