@@ -349,7 +349,7 @@
         private func recording(_ handler: some SchemeHandler) throws -> any SchemeHandler {
             guard let recordHar else { return handler }
             let url: HARRecordedURL =
-                engine == .chromium ? .origin(URL(string: "https://\(scheme.lowercased()).localhost")!) : .request
+                engine == .webkit ? .request : .origin(URL(string: "https://\(scheme.lowercased()).localhost")!)
             let recorder = CountingHandler(
                 HARRecorder(handler, to: URL(fileURLWithPath: recordHar), options: HARRecordingOptions(url: url)))
             do {

@@ -116,7 +116,8 @@
                 }
                 var log: Log
             }
-            let page = engine == .chromium ? "https://app.localhost" : "app://localhost"
+            // The URLs the page used, which Playwright's `route_from_har` replays.
+            let page = engine == .webkit ? "app://localhost" : "https://app.localhost"
             let entries = try JSONDecoder().decode(HAR.self, from: Data(contentsOf: harFile)).log.entries
             for path in ["/index.html", "/data.json?b=2&a=1", "/blob.bin"] {
                 #expect(
