@@ -33,17 +33,11 @@
         /// control sockets. Returns `false` when the file cannot be used.
         func enableMedia(extension library: URL) -> Bool {
             // WebKit loads every module in the directory it is given: give it one with only ours.
-            let fileManager = FileManager.default
-            let directory = fileManager.temporaryDirectory.appendingPathComponent(
-                "schemekit-webkit-media-\(getpid())-\(UInt(bitPattern: ObjectIdentifier(self).hashValue))")
-            do {
-                try? fileManager.removeItem(at: directory)
-                try fileManager.createDirectory(at: directory, withIntermediateDirectories: true)
-                try fileManager.copyItem(
-                    at: library, to: directory.appendingPathComponent(Self.mediaExtensionFileName))
-            } catch {
-                return false
-            }
+            guard
+                let directory = WebKitMediaDirectory.make(
+                    with: library, as: Self.mediaExtensionFileName,
+                    tag: UInt(bitPattern: ObjectIdentifier(self).hashValue))
+            else { return false }
             let schemes = registry.schemes.map(\.rawValue)
             var allowed =
                 ProcessInfo.processInfo.environment["WEBKIT_GST_ALLOWED_URI_PROTOCOLS"].map {
