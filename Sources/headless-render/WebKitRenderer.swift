@@ -79,6 +79,11 @@
             let console = Locked<[String]>([])
             let holder = Holder()
             let session = try await pool.acquire(for: holder)
+            // A page still running script (a busy loop, a timer) keeps its web process alive after
+            // this process exits, for WebKit's 10 s watchdog, which then aborts it with a GLib
+            // ERROR: end it on a timeout or a signal, and before exiting.
+            let terminate = AbortCleanup.add { try? await session.terminateWebProcess() }
+            defer { AbortCleanup.remove(terminate) }
             try await session.addUserScript(Self.consoleScript)
             try await session.addScriptMessageHandler("console") { value in
                 let text = value.stringValue ?? value.description
@@ -144,6 +149,7 @@
                 }
                 report.setIterations(cold: cold, warm: warm)
             }
+            try? await session.terminateWebProcess()
             await pool.shutDown()
             print(try report.rendered(json: options.json))
             return status

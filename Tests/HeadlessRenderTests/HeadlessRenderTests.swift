@@ -52,11 +52,12 @@
 
     /// `headless-render` on a given engine.
     func headlessRender(
-        _ engine: Engine, _ arguments: [String], executable: URL? = nil, timeout: Double = 60
+        _ engine: Engine, _ arguments: [String], executable: URL? = nil, environment: [String: String] = [:],
+        timeout: Double = 60
     ) throws -> ToolProcess {
         try ToolProcess.run(
             "headless-render", ["--engine", engine.rawValue] + arguments, executable: executable ?? engine.binary,
-            timeout: timeout)
+            environment: environment, timeout: timeout)
     }
 
     /// `headless-render`, the built binary run as a user runs it, on each engine it was built with
@@ -389,6 +390,41 @@
             let run = try headlessRender(engine, [site.path, "--eval", "(() => { throw new Error('boom-42') })()"])
             #expect(run.status == 1)
             #expect(run.stderr.contains("--eval threw") && run.stderr.contains("boom-42"), "\(run.stderr)")
+        }
+
+        /// A page whose script never yields: after the timeout, no process of the run is left (a
+        /// WebKit web process busy in it outlived the run by WebKit's 10 s watchdog, then aborted
+        /// with a GLib ERROR). The run's processes are told apart by a variable in their environment.
+        @Test(arguments: Engine.built) func aBusyPageLeavesNoProcessBehindAfterTheTimeout(engine: Engine) async throws {
+            let site = try Self.site(
+                "<!doctype html><title>t</title><script>setTimeout(() => { for (;;) {} }, 10)</script>")
+            defer { try? FileManager.default.removeItem(at: site) }
+            let marker = "SCHEMEKIT_TEST_RUN=\(UUID().uuidString)"
+            let run = try headlessRender(
+                engine, [site.path, "--eval", "new Promise(() => {})", "--timeout", "3"],
+                environment: ["SCHEMEKIT_TEST_RUN": String(marker.dropFirst("SCHEMEKIT_TEST_RUN=".count))])
+            #expect(run.status == 3, "stderr: \(run.stderr)")
+            var left: [String] = []
+            for _ in 0..<20 {
+                left = Self.processes(withEnvironment: marker)
+                if left.isEmpty { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(left.isEmpty, "still running 2 s after the exit: \(left)")
+        }
+
+        /// The live processes (pid and name) whose environment holds `entry` (`NAME=value`).
+        static func processes(withEnvironment entry: String) -> [String] {
+            let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.filter { Int($0) != nil } ?? []
+            return pids.compactMap { pid in
+                guard let environ = FileManager.default.contents(atPath: "/proc/\(pid)/environ"),
+                    environ.split(separator: 0).contains(where: { $0.elementsEqual(entry.utf8) })
+                else { return nil }
+                let name = FileManager.default.contents(atPath: "/proc/\(pid)/comm").map {
+                    String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                }
+                return "\(pid) \(name ?? "?")"
+            }
         }
 
         /// A server that accepts connections (the kernel's backlog) and never answers: the page never

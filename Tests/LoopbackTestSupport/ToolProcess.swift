@@ -24,9 +24,11 @@ public struct ToolProcess: Sendable {
     }
 
     /// Runs `name` (the built executable next to the test bundle, or `executable`) with
-    /// `arguments`; killed (and an issue recorded) after `timeout` seconds.
+    /// `arguments`, and `environment` added to this process's; killed (and an issue recorded)
+    /// after `timeout` seconds.
     public static func run(
-        _ name: String, _ arguments: [String], executable: URL? = nil, timeout: Double = 60
+        _ name: String, _ arguments: [String], executable: URL? = nil, environment: [String: String] = [:],
+        timeout: Double = 60
     ) throws -> ToolProcess {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("\(name)-output-\(UUID().uuidString)")
@@ -39,6 +41,9 @@ public struct ToolProcess: Sendable {
         let process = Process()
         process.executableURL = executable ?? binary(name)
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardOutput = try FileHandle(forWritingTo: out)
         process.standardError = try FileHandle(forWritingTo: err)
         try process.run()
