@@ -12,7 +12,6 @@
     extension ChromiumRenderer: HeadlessBrowserRenderer {
         static var engine: String { "chromium" }
         static var browserName: String { "Chromium" }
-        static var closesBrowserOnAbort: Bool { false }
 
         static func start(_ options: HeadlessRender, registry: SchemeRegistry) async throws -> ChromiumRenderer {
             let origins = [ChromiumVirtualOrigin(host: "\(options.scheme).localhost", scheme: options.scheme)]

@@ -12,7 +12,6 @@
     extension FirefoxRenderer: HeadlessBrowserRenderer {
         static var engine: String { "firefox" }
         static var browserName: String { "Firefox" }
-        static var closesBrowserOnAbort: Bool { true }
 
         static func start(_ options: HeadlessRender, registry: SchemeRegistry) async throws -> FirefoxRenderer {
             let origins = [FirefoxVirtualOrigin(host: "\(options.scheme).localhost", scheme: options.scheme)]

@@ -17,9 +17,6 @@
         static var engine: String { get }
         /// The browser's name in messages (`Chromium`).
         static var browserName: String { get }
-        /// Whether an abandoned run (`--timeout`, a signal) must still close the browser: Firefox
-        /// keeps the session of a client that went away (and its intercept) and refuses any other.
-        static var closesBrowserOnAbort: Bool { get }
         /// Launches the browser, or attaches to `--connect`, and starts a renderer on `origin`'s host.
         static func start(_ options: HeadlessRender, registry: SchemeRegistry) async throws -> Self
         /// The PDF options for a page of `size`.
@@ -93,9 +90,12 @@
                         ? "\(Renderer.browserName) did not start: \(error)"
                         : "cannot attach to \(Renderer.browserName): \(error)")
             }
-            var cleanup: Int?
-            if Renderer.closesBrowserOnAbort { cleanup = AbortCleanup.add { await renderer.closeBrowser() } }
-            defer { cleanup.map(AbortCleanup.remove) }
+            // An abandoned run (`--timeout`, a signal) still closes the browser: Firefox keeps the
+            // session of a client that went away (and its intercept) and refuses any other; a
+            // launched browser leaves its profile directory behind, an attached one the pages
+            // this run opened.
+            let cleanup = AbortCleanup.add { await renderer.closeBrowser() }
+            defer { AbortCleanup.remove(cleanup) }
             do {
                 let code = try await render(with: renderer)
                 await renderer.close()

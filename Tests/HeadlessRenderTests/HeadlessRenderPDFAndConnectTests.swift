@@ -130,6 +130,37 @@
                 #expect(report.url == "https://app.localhost/index.html")
                 #expect(browser.isRunning, "headless-render never stops a browser it attached to")
             }
+            guard engine == .chromium else { return }
+            // A run that times out closes the pages it opened too (an attached browser is shared:
+            // a grid node, browserless), as a finished run does.
+            let pages = try Self.chromiumPages(browser)
+            let timedOut = try headlessRender(
+                engine,
+                [
+                    Self.sampleApp.path, "--connect", browser.webSocketURL.absoluteString, "--eval",
+                    "new Promise(() => {})",
+                    "--timeout", "4",
+                ])
+            #expect(timedOut.status == 3, "stderr: \(timedOut.stderr)")
+            #expect(try Self.chromiumPages(browser) == pages)
+            #expect(browser.isRunning)
+        }
+
+        /// The URLs of an attached Chromium's pages, from its `/json/list`, sorted.
+        static func chromiumPages(_ browser: BrowserProcess) throws -> [String] {
+            var components = URLComponents(url: browser.webSocketURL, resolvingAgainstBaseURL: false)!
+            components.scheme = "http"
+            components.path = "/json/list"
+            let list = try ToolProcess.run(
+                "python3",
+                [
+                    "-c",
+                    "import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode())",
+                    components.url!.absoluteString,
+                ], executable: URL(fileURLWithPath: "/usr/bin/python3"))
+            let data = Data(list.stdout.utf8)
+            let targets = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] ?? []
+            return targets.filter { $0["type"] as? String == "page" }.compactMap { $0["url"] as? String }.sorted()
         }
 
         /// A body that does not fit the message limit fails with an error naming the limit: in the

@@ -400,10 +400,21 @@
                 "<!doctype html><title>t</title><script>setTimeout(() => { for (;;) {} }, 10)</script>")
             defer { try? FileManager.default.removeItem(at: site) }
             let marker = "SCHEMEKIT_TEST_RUN=\(UUID().uuidString)"
+            // A temporary directory of the run's own: what it leaves there is seen.
+            let temporary = site.appendingPathComponent("tmp")
+            try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
             let run = try headlessRender(
                 engine, [site.path, "--eval", "new Promise(() => {})", "--timeout", "3"],
-                environment: ["SCHEMEKIT_TEST_RUN": String(marker.dropFirst("SCHEMEKIT_TEST_RUN=".count))])
+                environment: [
+                    "SCHEMEKIT_TEST_RUN": String(marker.dropFirst("SCHEMEKIT_TEST_RUN=".count)),
+                    "TMPDIR": temporary.path,
+                ])
             #expect(run.status == 3, "stderr: \(run.stderr)")
+            // The browser's profile is removed; the WebKit media extension's directory is removed
+            // by the next run (this one ends with `_exit`).
+            let leftFiles = try FileManager.default.contentsOfDirectory(atPath: temporary.path)
+                .filter { !$0.hasPrefix("schemekit-webkit-media-") }
+            #expect(leftFiles.isEmpty, "left in the temporary directory: \(leftFiles)")
             var left: [String] = []
             for _ in 0..<20 {
                 left = Self.processes(withEnvironment: marker)

@@ -165,6 +165,16 @@
             process?.signal(signal)
         }
 
+        /// Removes the profile this browser made, again while Firefox's last processes, ending
+        /// after the one that was waited for, still write into it (at most a second).
+        private static func removeProfile(_ directory: URL) async {
+            for _ in 0..<20 {
+                try? FileManager.default.removeItem(at: directory)
+                guard FileManager.default.fileExists(atPath: directory.path) else { return }
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+        }
+
         /// Closes the browser. Idempotent.
         ///
         /// A launched Firefox is asked to quit (`browser.close`), killed after two seconds if it has
@@ -181,7 +191,7 @@
                 }
                 await process.terminate(after: .seconds(2))
                 connection.close()
-                if let temporaryDirectory { try? FileManager.default.removeItem(at: temporaryDirectory) }
+                if let temporaryDirectory { await Self.removeProfile(temporaryDirectory) }
                 return
             }
             let contexts = openedContexts.withLock { contexts in
