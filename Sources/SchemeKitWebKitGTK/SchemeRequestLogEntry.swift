@@ -18,11 +18,14 @@
         public var milliseconds: Double
         /// How the task ended: `"finished"`, `"failed"` or `"stopped"`.
         public var outcome: String
+        /// Why the task failed (the handler's error, such as an origin that closed mid-body), when
+        /// ``outcome`` is `"failed"`; `nil` otherwise.
+        public var error: String?
 
         /// Creates an entry.
         package init(
             url: String, path: String, method: String, status: Int, bytes: Int, handler: String,
-            milliseconds: Double, outcome: String
+            milliseconds: Double, outcome: String, error: String? = nil
         ) {
             self.url = url
             self.path = path
@@ -32,6 +35,7 @@
             self.handler = handler
             self.milliseconds = milliseconds
             self.outcome = outcome
+            self.error = error
         }
     }
 #endif

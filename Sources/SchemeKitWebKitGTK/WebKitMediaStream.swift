@@ -101,7 +101,7 @@
                     state.queued += head.count
                 }
             }
-            end(outcome: "failed")
+            end(outcome: "failed", error: String(describing: error))
         }
 
         func waitForCapacity() async {
@@ -148,14 +148,14 @@
             if late { adapter.lateWrites.add(1, ordering: .relaxed) }
         }
 
-        private func end(outcome: String) {
+        private func end(outcome: String, error: String? = nil) {
             let waiters = state.withLock { state in
                 state.ended = true
                 defer { state.waiters = [] }
                 return state.waiters
             }
             for waiter in waiters { waiter.resume() }
-            record(outcome)
+            record(outcome, error: error)
         }
 
         /// Writes queued bytes until the task ends (then closes the socket) or the socket breaks (then
@@ -209,7 +209,7 @@
 
         private let logged = Atomic<Bool>(false)
 
-        private func record(_ outcome: String) {
+        private func record(_ outcome: String, error: String? = nil) {
             guard !logged.exchange(true, ordering: .relaxed) else { return }
             let (status, bytes, task) = state.withLock { state -> (Int, Int, SchemeTask?) in
                 defer { state.task = nil }
@@ -222,7 +222,7 @@
                     bytes: bytes, handler: task?.respondingHandler ?? "-",
                     milliseconds: Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds)
                         * 1000,
-                    outcome: outcome))
+                    outcome: outcome, error: error))
             adapter.mediaStreamEnded(self)
         }
     }

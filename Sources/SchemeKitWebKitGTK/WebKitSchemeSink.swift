@@ -121,7 +121,7 @@
                     self.release()
                 }
             }
-            record("failed")
+            record("failed", error: String(describing: error))
         }
 
         func waitForCapacity() async {
@@ -149,7 +149,7 @@
             g_object_unref(UnsafeMutableRawPointer(request))
         }
 
-        private func record(_ outcome: String) {
+        private func record(_ outcome: String, error: String? = nil) {
             guard !logged.exchange(true, ordering: .relaxed) else { return }
             // The task ended: nothing reads the request body any more.
             bodyReader?.stop()
@@ -163,7 +163,7 @@
                 url: url, path: path, method: method, status: status, bytes: pipe?.bytesPushed ?? 0,
                 handler: task?.respondingHandler ?? "-",
                 milliseconds: Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000,
-                outcome: outcome
+                outcome: outcome, error: error
             )
             adapter.append(entry)
             adapter.finished(self)

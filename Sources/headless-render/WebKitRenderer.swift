@@ -125,7 +125,8 @@
             }
             report.requests = adapter.log.map {
                 RenderReport.Request(
-                    path: $0.path, status: $0.status, bytes: $0.bytes, handler: $0.handler, ms: $0.milliseconds)
+                    path: $0.path, status: $0.status, bytes: $0.bytes, handler: $0.handler, ms: $0.milliseconds,
+                    error: $0.outcome == "failed" ? ($0.error ?? "failed") : nil)
             }
             report.console = console.withLock { $0 }
             try await pool.recycle(session)

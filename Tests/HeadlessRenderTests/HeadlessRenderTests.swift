@@ -297,6 +297,25 @@
             #expect(originReport.eval == "\"origin\"", "the origin's index.html, titled 'origin'")
         }
 
+        /// An origin that closes the connection mid-body: the page's `fetch()` fails, and the report
+        /// says the request failed (with why) on every engine, never a plain 200.
+        @Test(arguments: Engine.built) func aResponseCutShortIsReportedAsFailed(engine: Engine) async throws {
+            let site = try Self.site(
+                "<!doctype html><title>t</title><script>window.r = fetch('cut.bin?size=100000&cut=1')"
+                    + ".then((r) => r.arrayBuffer()).then((b) => b.byteLength, (e) => e.name);</script>")
+            defer { try? FileManager.default.removeItem(at: site) }
+            let origin = try OriginProcess(maxLifetime: 120)
+            defer { origin.stop() }
+            let run = try headlessRender(
+                engine,
+                [site.path, "--fallback", "http://127.0.0.1:\(origin.port)", "--json", "--eval", "window.r"])
+            #expect(run.status == 0, "stderr: \(run.stderr)")
+            let report = try JSONDecoder().decode(Report.self, from: Data(run.lastLine.utf8))
+            #expect(report.eval == "\"TypeError\"")
+            let cut = try #require(report.requests.first { $0.path == "/cut.bin" })
+            #expect(cut.error != nil, "\(cut)")
+        }
+
         @Test(arguments: Engine.built) func badArgumentsExitWith64AndOneClearLine(engine: Engine) async throws {
             let empty = FileManager.default.temporaryDirectory.appendingPathComponent("headless-render-\(UUID())")
             try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
