@@ -15,7 +15,12 @@
 
         static func start(_ options: HeadlessRender, registry: SchemeRegistry) async throws -> ChromiumRenderer {
             let origins = [ChromiumVirtualOrigin(host: "\(options.scheme).localhost", scheme: options.scheme)]
-            guard let url = options.connect else { return try await start(registry: registry, origins: origins) }
+            guard let url = options.connect else {
+                // Over the pipe a body travels as raw CBOR bytes in one message: the limit is the body's.
+                var configuration = ChromiumAdapterConfiguration()
+                configuration.maximumCBORBodySize = options.maxMessageSize ?? HeadlessRender.launchedChromiumBodyLimit
+                return try await start(registry: registry, origins: origins, configuration: configuration)
+            }
             let browser = try await ChromiumBrowser.connect(
                 to: url, maximumMessageSize: options.maxMessageSize ?? 16 << 20,
                 timeout: .seconds(min(options.timeout, 20)))

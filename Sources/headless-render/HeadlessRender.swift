@@ -119,10 +119,12 @@
 
         @Option(
             help: """
-                The largest WebSocket message either side may send, in bytes (suffixes K, M, G: 16M): \
-                a response body goes to the browser base64-encoded in one message, so it bounds bodies \
-                to about three quarters of it; a larger body fails with an error naming this limit. \
-                Default: 16M with --connect, 256M for the Firefox this command starts.
+                The largest message that carries a response body to the browser, in bytes (suffixes K, \
+                M, G: 16M). Over a WebSocket a body goes base64-encoded in one message, so it bounds \
+                bodies to about three quarters of it; over the pipe of a Chromium this command starts, \
+                as raw bytes, so it bounds bodies to it. A larger body fails with an error naming this \
+                limit. Default: 16M with --connect, 256M for the Firefox and 160M for the Chromium this \
+                command starts.
                 """,
             transform: HeadlessRender.byteCount)
         var maxMessageSize: Int?
@@ -181,11 +183,16 @@
             if connect != nil, engine == .webkit {
                 throw ValidationError("--connect attaches to a browser: use it with --engine chromium or firefox")
             }
-            if maxMessageSize != nil, engine == .webkit || (engine == .chromium && connect == nil) {
+            if maxMessageSize != nil, engine == .webkit {
                 throw ValidationError(
-                    "--max-message-size applies to WebSocket connections: --engine firefox, or --connect")
+                    "--max-message-size applies to the browsers' messages: --engine chromium or firefox (WebKitGTK streams bodies)"
+                )
             }
         }
+
+        /// The largest body the Chromium this command starts takes over its pipe by default (150 MiB
+        /// arrived whole, measured): `--max-message-size` sets another.
+        static let launchedChromiumBodyLimit = 160 << 20
 
         /// Refuses an output path that cannot take a file: empty, a directory, or in a directory
         /// that does not exist (an empty shell variable must not name the current directory).

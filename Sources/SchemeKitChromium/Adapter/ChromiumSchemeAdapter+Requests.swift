@@ -38,7 +38,7 @@
             }
             let setting = connection.wireFormat == .json ? "maximumJSONBodySize" : "maximumCBORBodySize"
             return
-                "a body of at least \(size) bytes is over the \(bodyLimit)-byte limit of this transport; raise ChromiumAdapterConfiguration.\(setting)"
+                "a body of at least \(size) bytes is over the \(bodyLimit)-byte limit of this transport; raise ChromiumAdapterConfiguration.\(setting) (headless-render: --max-message-size)"
         }
 
         /// Starts a registry task for a paused request.
