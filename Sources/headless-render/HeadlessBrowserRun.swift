@@ -76,7 +76,7 @@
         /// The virtual origin's URL for `path`.
         var target: String {
             options.url
-                ?? "https://\(options.scheme).localhost\(options.path.hasPrefix("/") ? "" : "/")\(options.path)"
+                ?? "https://\(options.scheme).localhost\(options.pagePath)"
         }
 
         func run() async throws -> Int32 {

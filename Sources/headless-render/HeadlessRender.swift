@@ -210,6 +210,28 @@
             }
         }
 
+        /// `--path` as the page's URL path: with a leading `/`, and with the trailing one a directory
+        /// needs (`/docs?x=1` → `/docs/?x=1`), so its index page's relative links are its own on
+        /// every engine (WebKitGTK follows no redirect to add it).
+        var pagePath: String {
+            var path = path.hasPrefix("/") ? path : "/" + path
+            let end = path.firstIndex { $0 == "?" || $0 == "#" } ?? path.endIndex
+            let bare = path[..<end]
+            if !bare.hasSuffix("/") {
+                let root = URL(fileURLWithPath: directory)
+                let names = [String(bare.dropFirst()), bare.dropFirst().removingPercentEncoding].compactMap { $0 }
+                var isDirectory: ObjCBool = false
+                if names.contains(where: {
+                    FileManager.default.fileExists(
+                        atPath: root.appendingPathComponent($0).path, isDirectory: &isDirectory)
+                        && isDirectory.boolValue
+                }) {
+                    path.insert("/", at: end)
+                }
+            }
+            return path
+        }
+
         /// Whether `--path` names something in `directory`: its path without the query or fragment
         /// (`/search.html?q=1#top`), as written or percent-decoded (`/a%20b.html`), a file or a
         /// directory.

@@ -65,7 +65,7 @@
                 WebKitSchemeAdapter(registry: registry, executor: executor, mediaExtension: media)
             }
             let target =
-                options.url ?? "\(options.scheme)://localhost\(options.path.hasPrefix("/") ? "" : "/")\(options.path)"
+                options.url ?? "\(options.scheme)://localhost\(options.pagePath)"
             // Reset views to a blank page of the target's own site, so warm views stay in their web
             // process (a site change moves a view to a new one); other URLs reset to about:blank.
             let blankURL =
