@@ -45,7 +45,7 @@ public struct NetworkUpstream: Sendable {
     /// the URL has no host.
     ///
     /// The header fields are those ``forwarding`` sends; `Host` is set when the rewrite connects to
-    /// an IP address.
+    /// an IP address, and `Accept-Encoding: identity` with a `Range`.
     func clientRequest(
         url: URL,
         method: HTTPRequest.Method,
@@ -55,6 +55,10 @@ public struct NetworkUpstream: Sendable {
         guard let target = rewriter.target(for: url) else { return nil }
         var fields = forwarding.requestFields(headerFields)
         if let host = target.hostHeader { fields[HTTPField.Name("Host")!] = host }
+        // The clients decode gzip and deflate, so the page gets the identity coding: the bytes a
+        // `Range` names are the identity's, which only an origin not offered a coding serves (one
+        // that gzips would answer a whole 200 of compressed bytes).
+        if fields[.range] != nil { fields[.acceptEncoding] = "identity" }
         let request = SchemeHTTPClientRequest(
             url: target.url,
             method: method,

@@ -109,6 +109,31 @@ struct NetworkForwardingPolicyTests {
         #expect(exchange.received[.accessControlAllowOrigin] == nil)
     }
 
+    /// A ranged request asks the origin for the identity coding: the range is of the bytes the
+    /// page gets, which the client would otherwise decode from a gzipped whole.
+    @Test(arguments: NetworkTestClient.allCases)
+    func aRangedRequestAsksTheOriginForTheIdentityCoding(client: NetworkTestClient) async throws {
+        let origin = try OriginServer.shared()
+        let registry = SchemeRegistry()
+        try registry.register(
+            NetworkFallbackHandler(upstream: origin.upstream(client: client.make())), for: "app")
+        for (range, expected) in [("bytes=0-9", "identity"), (nil, nil)] as [(String?, String?)] {
+            var fields: HTTPFields = [.acceptEncoding: "gzip, br"]
+            if let range { fields[.range] = range }
+            let sink = RecordingSink()
+            let request = try SchemeRequest("app://localhost/ranged?echo=1", headerFields: fields)
+            try await withTimeout { await registry.handle(request, sink: sink) }
+            struct Echo: Decodable { var headers: [[String]] }
+            let echo = try JSONDecoder().decode(Echo.self, from: sink.body)
+            let sent = echo.headers.first { $0[0].lowercased() == "accept-encoding" }?[1]
+            if let expected {
+                #expect(sent == expected)
+            } else {
+                #expect(sent != "identity", "without a Range the client offers its codings: \(sent ?? "none")")
+            }
+        }
+    }
+
     @Test(arguments: NetworkTestClient.allCases)
     func hopByHopFieldsNeverCrossEvenWhenNamed(client: NetworkTestClient) async throws {
         let forwarding = NetworkForwardingPolicy(
