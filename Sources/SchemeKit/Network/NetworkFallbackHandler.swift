@@ -149,12 +149,14 @@ public struct NetworkFallbackHandler: SchemeHandler {
         var file: NetworkWriteThroughFile?
         // Judged on what the origin sent: a `Set-Cookie` withheld from the page still means "not
         // for everyone", so the response is not stored.
+        // Kept under the page's own URL (`app://localhost/x` → `localhost/x`), where a per-host
+        // file handler in the same chain looks for it next time, whatever origin answered.
         if let writeThrough = configuration.writeThrough,
             NetworkWriteThrough.isStorable(
-                method: request.method, url: target.logicalURL,
+                method: request.method, url: request.url,
                 response: SchemeResponse(status: response.head.status, headerFields: response.head.headerFields))
         {
-            file = writeThrough.begin(url: target.logicalURL, expectedLength: head.expectedContentLength)
+            file = writeThrough.begin(url: request.url, expectedLength: head.expectedContentLength)
         }
         do {
             for try await chunk in response.body {

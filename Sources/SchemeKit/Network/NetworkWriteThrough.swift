@@ -12,8 +12,11 @@ import HTTPTypes
 /// Saves what the network returned into a local directory, so a file handler can serve it next
 /// time (the "fetch once, then load locally" of hybrid apps).
 ///
-/// Layout: `directory/<host>/<path>`, `index.html` for paths ending in `/` — the layout a
-/// per-host local file handler serves.
+/// Layout: `directory/<host>/<path>` of the page's request (`app://localhost/a/b.js` →
+/// `localhost/a/b.js`, whatever origin answered it; `<host>_<port>` when the URL has a port),
+/// `index.html` for paths ending in `/` — what a `LocalFileHandler` with
+/// `usesHostSubdirectories` on the same directory, ahead of the network in the chain, serves next
+/// time.
 ///
 /// What is stored: GET, status 200, no query string, not an image (`Content-Type: image/*` or an
 /// image extension: the image cache owns those), and never a response with `Cache-Control:
@@ -46,7 +49,7 @@ public struct NetworkWriteThrough: Sendable {
     ///
     /// - Parameters:
     ///   - method: The request method.
-    ///   - url: The logical network URL.
+    ///   - url: The page's request URL.
     ///   - response: The upstream response head.
     package static func isStorable(method: HTTPRequest.Method, url: URL, response: SchemeResponse) -> Bool {
         guard method == .get, response.status == .ok else { return false }

@@ -234,7 +234,7 @@ struct NetworkFallbackHandlerTests {
         try registry.register(handler, for: "app")
         let sink = RecordingSink()
         let path = "/" + OriginServer.unique("wt-atomic") + "/page.js"
-        let file = try #require(store.fileURL(for: origin.url(path)))
+        let file = try #require(store.fileURL(for: URL(string: "app://x\(path)")!))
         registry.task(for: try SchemeRequest("app://x\(path)"), sink: sink).start()
         #expect(await eventually { sink.body.count == 10_000 })
         #expect(!FileManager.default.fileExists(atPath: file.path), "a partial body is never in place")
@@ -272,7 +272,7 @@ struct NetworkFallbackHandlerTests {
         let path = "/wt-\(UUID().uuidString).txt"
         let sink = try await run(handler, "app://x\(path)")
         #expect(sink.terminalCount == 1)
-        let file = try #require(store.fileURL(for: origin.url(path)))
+        let file = try #require(store.fileURL(for: URL(string: "app://x\(path)")!))
         #expect(FileManager.default.fileExists(atPath: file.path) == stored)
         if stored {
             #expect(try Data(contentsOf: file) == OriginServer.pattern(count: 1000))
