@@ -73,5 +73,12 @@ struct HARChromiumFixtureTests {
             "app://example.com/style.css", headerFields: [.ifNoneMatch: "\"css-1\""])
         #expect(revalidated.status == .notModified)
         #expect(revalidated.body.isEmpty)
+        #expect(
+            try await engine.run("app://example.com/style.css", headerFields: [.ifNoneMatch: "W/\"css-1\", \"x\""])
+                .status == .notModified)
+        // Only for the tag it was recorded for: another version the page kept gets the 200.
+        let stale = try await engine.run("app://example.com/style.css", headerFields: [.ifNoneMatch: "\"css-0\""])
+        #expect(stale.status == .ok)
+        #expect(stale.bodyString == "body { color: tomato }")
     }
 }

@@ -31,7 +31,7 @@ struct HARMatcher: Sendable {
         for entry in entries where entry.method == method {
             guard let entryURL = entry.url, entryURL.matches(url, matching) else { continue }
             if entry.status == 206, entry.requestHeader("range") != range { continue }
-            if entry.status == 304, !conditional { continue }
+            if entry.status == 304, !conditional || !validatorMatches(fields[.ifNoneMatch], entry) { continue }
             guard headersMatch(fields, entry) else { continue }
             if matching.matchesRequestBody, let body, !body.isEmpty, !bodyMatches(body, type: bodyType, entry) {
                 continue
@@ -41,12 +41,34 @@ struct HARMatcher: Sendable {
                 entry.isFailure ? 1 : 0,
                 entryURL.scheme == url.scheme ? 0 : 1,
                 range != nil && entry.status != 200 ? 1 : 0,
+                // A revalidation whose tag the 304 names is answered by it, as the origin did.
+                conditional && entry.status != 304 ? 1 : 0,
                 -shared,
                 entry.index,
             ]
             if winner == nil || rank.lexicographicallyPrecedes(winner!.rank) { winner = (entry, rank) }
         }
         return winner?.entry
+    }
+
+    /// Whether a 304 entry's validator is one the request names (RFC 9110 §13.1.2, weak
+    /// comparison): the entry's `ETag`, or the `If-None-Match` it was recorded for. `true` when the
+    /// request has no `If-None-Match` or the entry names no tag (a date-only revalidation).
+    private func validatorMatches(_ ifNoneMatch: String?, _ entry: HARReplayEntry) -> Bool {
+        guard let ifNoneMatch else { return true }
+        let recorded =
+            entry.responseHeaders.first { $0.name.lowercased() == "etag" }?.value
+            ?? entry.requestHeader("if-none-match")
+        guard let recorded else { return true }
+        func tags(_ list: String) -> Set<String> {
+            Set(
+                list.split(separator: ",").map { tag in
+                    let trimmed = tag.trimmingCharacters(in: .whitespaces)
+                    return trimmed.hasPrefix("W/") ? String(trimmed.dropFirst(2)) : trimmed
+                })
+        }
+        let requested = tags(ifNoneMatch)
+        return requested.contains("*") || !requested.isDisjoint(with: tags(recorded))
     }
 
     /// Whether every header named in ``HARMatching/headers`` has the same value(s) in both.

@@ -18,7 +18,9 @@ public import HTTPTypes
 /// - a **range request** (`Range` on GET/HEAD) matches 200 entries (the range is cut from the
 ///   recorded body) and 206 entries recorded for the very same `Range`; a request without
 ///   `Range` never gets a 206 entry;
-/// - a 304 entry only answers a conditional request (`If-None-Match` or `If-Modified-Since`).
+/// - a 304 entry only answers a conditional request (`If-None-Match` or `If-Modified-Since`),
+///   and, when the request has `If-None-Match` and the entry a tag (its `ETag`, or the
+///   `If-None-Match` it was recorded for), only one that names that tag.
 ///
 /// ## Which entry wins
 /// When several match, as Playwright chooses, refined: an entry with a real status before one
