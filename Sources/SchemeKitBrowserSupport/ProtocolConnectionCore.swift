@@ -20,6 +20,8 @@
         private struct State {
             var nextID = 1
             var pending: [Int: CheckedContinuation<Value, any Error>] = [:]
+            /// The group (a DevTools session) of each pending command sent in one.
+            var groups: [Int: String] = [:]
             var subscribers: [Int: Subscriber] = [:]
             var nextSubscriber = 0
             var closedError: Failure?
@@ -50,8 +52,11 @@
         /// registered; `send` calls its argument with an error when the command could not go out
         /// (now or later), which fails the command. Refused at once, without calling `send`, when
         /// the connection is closed or the caller cancelled.
+        ///
+        /// - Parameter group: What the command belongs to (a DevTools session): ``fail(group:with:)``
+        ///   fails it when that goes away. Default: none.
         package func answer(
-            to id: Int, send: (_ failed: @escaping @Sendable (any Error) -> Void) -> Void
+            to id: Int, group: String? = nil, send: (_ failed: @escaping @Sendable (any Error) -> Void) -> Void
         ) async throws -> Value {
             try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
@@ -59,6 +64,7 @@
                         if let error = state.closedError { return error }
                         if Task.isCancelled { return CancellationError() }
                         state.pending[id] = continuation
+                        if let group { state.groups[id] = group }
                         return nil
                     }
                     if let refused {
@@ -74,7 +80,23 @@
 
         /// Hands command `id` its answer; nothing happens when no one waits for it any more.
         package func resolve(_ id: Int, with result: Result<Value, any Error>) {
-            state.withLock { $0.pending.removeValue(forKey: id) }?.resume(with: result)
+            state.withLock { state in
+                state.groups.removeValue(forKey: id)
+                return state.pending.removeValue(forKey: id)
+            }?.resume(with: result)
+        }
+
+        /// Fails every pending command of `group` with `error`: the session they were sent in is
+        /// gone, and its answers will never come.
+        package func fail(group: String, with error: Failure) {
+            let failed = state.withLock { state in
+                let ids = state.groups.filter { $0.value == group }.map(\.key)
+                return ids.compactMap { id -> CheckedContinuation<Value, any Error>? in
+                    state.groups.removeValue(forKey: id)
+                    return state.pending.removeValue(forKey: id)
+                }
+            }
+            for continuation in failed { continuation.resume(throwing: error) }
         }
 
         /// The events from now on whose subscription `filter` matches (as ``publish(_:to:)`` decides),
@@ -130,6 +152,7 @@
                 if state.closedError == nil { state.closedError = error }
                 defer {
                     state.pending = [:]
+                    state.groups = [:]
                     state.subscribers = [:]
                     state.closeWaiters = []
                 }

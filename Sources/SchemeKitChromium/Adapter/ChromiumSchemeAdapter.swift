@@ -83,8 +83,12 @@
         /// Starts intercepting: listens for events, auto-attaches to pages (to see cancellations) and
         /// enables the Fetch domain on the browser session for every origin.
         ///
+        /// A second call while started does nothing.
+        ///
         /// - Throws: ``ChromiumError`` when Chromium refuses a command.
         public func start() async throws {
+            // Started twice, every request would be answered twice: the second call does nothing.
+            guard state.withLock({ $0.loop == nil }) else { return }
             let events = connection.events(methods: Self.eventNames, bufferLimit: Self.eventBufferLimit)
             let loop = Task { [weak self] in
                 for await event in events {
@@ -99,10 +103,16 @@
             try await connection.send(CDP.FetchEnable(urlPatterns: configuration.origins.map(\.urlPattern)))
         }
 
-        /// Stops intercepting (`Fetch.disable`) and stops every task in flight.
+        /// Stops intercepting (`Fetch.disable`, and no more auto-attaching: pages opened later load
+        /// as if no adapter had run) and stops every task in flight. ``start()`` may run again.
         public func stop() async {
             _ = try? await connection.send("Fetch.disable")
-            let loop = state.withLock { $0.loop }
+            // New pages must not wait for a debugger that no longer releases them.
+            _ = try? await connection.send(CDP.SetAutoAttach(autoAttach: false, waitForDebuggerOnStart: false))
+            let loop = state.withLock { state in
+                defer { state.loop = nil }
+                return state.loop
+            }
             loop?.cancel()
             connectionClosed()
         }

@@ -82,7 +82,7 @@
             message["id"] = .int(id)
             let framed = pipe.frame(.object(message))
             // A cancelled caller stops waiting (the reply, if any, is dropped); Chromium still runs the command.
-            return try await core.answer(to: id) { failed in
+            return try await core.answer(to: id, group: sessionId) { failed in
                 pipe.enqueue(framed) { error in
                     if let error { failed(error) }
                 }
@@ -144,6 +144,14 @@
                 return
             }
             guard let method = message["method"]?.stringValue else { return }
+            // A page's session that went away (closed, crashed, navigated out of this process)
+            // answers nothing more: what waits for it fails now instead of forever.
+            if method == "Target.detachedFromTarget", let session = message["params"]?["sessionId"]?.stringValue {
+                core.fail(
+                    group: session,
+                    with: ChromiumError(
+                        .disconnected, "the page's session \(session) ended (the page closed or crashed)"))
+            }
             let event = CDPEvent(
                 method: method, params: message["params"] ?? .object([:]), sessionId: message["sessionId"]?.stringValue)
             core.publish(event) { filter in

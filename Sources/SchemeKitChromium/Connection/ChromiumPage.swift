@@ -51,16 +51,22 @@
         ///
         /// - Parameters:
         ///   - url: Where to go.
-        ///   - timeout: The most to wait for `load`. Default: 30 seconds.
+        ///   - timeout: The most to wait for the navigation and its `load`, the document's
+        ///     response included. Default: 30 seconds. A same-document navigation (`#fragment`)
+        ///     returns as soon as Chromium has done it.
         /// - Throws: ``ChromiumError`` (``ChromiumError/Code/protocolError`` carrying Chromium's
         ///   `errorText` when the navigation fails, ``ChromiumError/Code/timedOut``).
         public func navigate(to url: String, timeout: Duration = .seconds(30)) async throws {
             let loads = events(methods: ["Page.loadEventFired"])
-            let result = try await send(CDP.Navigate(url: url))
-            if let errorText = result.errorText {
-                throw ChromiumError(.protocolError, "navigation to \(url) failed: \(errorText)")
-            }
+            // One deadline for all of it: `Page.navigate` itself answers only once the document's
+            // response has started, which a handler that never answers holds back.
             try await withDeadline(timeout) {
+                let result = try await self.send(CDP.Navigate(url: url))
+                if let errorText = result.errorText {
+                    throw ChromiumError(.protocolError, "navigation to \(url) failed: \(errorText)")
+                }
+                // A same-document navigation (`#fragment`) has no loader and fires no `load`.
+                guard result.loaderId != nil else { return }
                 for await _ in loads { return }
                 throw ChromiumError(.disconnected, "the connection closed during navigation")
             }

@@ -14,6 +14,9 @@
                 package var frameId: String
                 /// Set when the navigation failed (`net::ERR_ABORTED`).
                 package var errorText: String?
+                /// The new document's loader; absent for a same-document navigation (`#fragment`),
+                /// which fires no `load`.
+                package var loaderId: String?
             }
             /// Creates the command.
             package init(url: String) { self.url = url }

@@ -1,0 +1,79 @@
+#if Chromium
+    import Foundation
+    import SchemeKit
+    import SchemeKitChromium
+    import SchemeKitTesting
+    import Synchronization
+    import Testing
+
+    /// What an embedder's renderer relies on around a page's life: nothing it awaits hangs when the
+    /// page goes away or the document never answers, a fragment navigation returns at once, and the
+    /// adapter can be stopped and started (even twice) without breaking new pages or answering a
+    /// request twice.
+    @Suite(.serialized, .timeLimit(.minutes(2)))
+    struct ChromiumPageLifecycleTests {
+        @Test func anEvaluationPendingWhenThePageClosesFailsInsteadOfHanging() async throws {
+            let harness = try await ChromiumHarness.start { registry in
+                try registry.register(blankPage, for: "app", pathPrefix: "/blank.html")
+            }
+            defer { Task { await harness.close() } }
+            try await harness.openOrigin()
+            let page = harness.page
+            let started = ContinuousClock.now
+            let pending = Task { try await page.evaluate("new Promise(() => {})") }
+            try await Task.sleep(for: .milliseconds(300))
+            try await page.close()
+            await #expect(throws: ChromiumError.self) { _ = try await pending.value }
+            #expect(ContinuousClock.now - started < .seconds(10))
+            // A command sent to the closed page fails too.
+            await #expect(throws: ChromiumError.self) { _ = try await page.evaluate("1") }
+            await harness.close()
+        }
+
+        @Test func navigationTimesOutWhenTheDocumentNeverAnswersAndFragmentsReturnAtOnce() async throws {
+            let hanging = HangingHandler(writesHead: false)
+            let harness = try await ChromiumHarness.start { registry in
+                try registry.register(blankPage, for: "app", pathPrefix: "/blank.html")
+                try registry.register(hanging, for: "app", pathPrefix: "/hang")
+            }
+            defer { Task { await harness.close() } }
+            let started = ContinuousClock.now
+            await #expect(throws: ChromiumError.self) {
+                try await harness.page.navigate(to: "https://app.localhost/hang", timeout: .seconds(2))
+            }
+            #expect(ContinuousClock.now - started < .seconds(8), "the 2 s timeout holds")
+            try await harness.openOrigin()
+            let fragment = ContinuousClock.now
+            try await harness.page.navigate(to: "https://app.localhost/blank.html#section", timeout: .seconds(10))
+            #expect(ContinuousClock.now - fragment < .seconds(3))
+            #expect(try await harness.page.evaluate("location.hash") == .string("#section"))
+            await harness.close()
+        }
+
+        @Test func aStoppedAdapterLeavesNewPagesWorkingAndStartsAgainOnce() async throws {
+            let posts = Atomic(0)
+            let counter = ClosureHandler(name: "counter", methods: [.post]) { _, writer in
+                posts.add(1, ordering: .relaxed)
+                try await writer.respond(.ok, body: Data("counted".utf8))
+                return .handled
+            }
+            let harness = try await ChromiumHarness.start { registry in
+                try registry.register(blankPage, for: "app", pathPrefix: "/blank.html")
+                try registry.register(counter, for: "app", pathPrefix: "/count")
+            }
+            defer { Task { await harness.close() } }
+            await harness.adapter.stop()
+            let later = try await harness.browser.newPage()
+            try await later.navigate(to: "data:text/html,<title>after stop</title>", timeout: .seconds(8))
+            #expect(try await later.evaluate("document.title") == .string("after stop"))
+
+            try await harness.adapter.start()
+            try await harness.adapter.start()
+            try await harness.openOrigin()
+            let answer = try await harness.page.evaluate("fetch('/count', {method: 'POST'}).then(r => r.text())")
+            #expect(answer == .string("counted"))
+            #expect(posts.load(ordering: .relaxed) == 1, "one request, one handler run")
+            await harness.close()
+        }
+    }
+#endif
