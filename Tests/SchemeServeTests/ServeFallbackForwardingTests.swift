@@ -200,5 +200,46 @@
             try CommandLineMessageTests.expectOneLine(
                 [ServeProcessTests.sampleApp, "--pass-set-cookie"], "--pass-set-cookie needs --fallback <origin>")
         }
+
+        /// Streams from the origin reach the page as they come: an event stream, and anything the
+        /// origin marks `no-transform`, go out as the origin sent them, not gzipped (a compressor
+        /// held an `EventSource`'s events back until the stream ended). Compressible text still is.
+        @Test func eventStreamsAndNoTransformAreNotGzipped() throws {
+            let origin = try OriginProcess(maxLifetime: 120)
+            defer { origin.stop() }
+            let server = try ServeProcess(
+                [ServeProcessTests.sampleApp, "--fallback", "http://127.0.0.1:\(origin.port)"])
+            defer { server.stop() }
+            let gzip = ["Accept-Encoding": "gzip, deflate, br"]
+            for (target, gzipped) in [
+                ("/events?chunks=3&chunk=40&type=text/event-stream", false),
+                ("/plain?size=2000&type=text/plain&header=Cache-Control:no-cache,%20no-transform", false),
+                ("/plain?size=2000&type=text/plain", true),
+            ] {
+                let response = try RawHTTP.request(port: server.port, target, headers: gzip)
+                #expect(response.status == 200, "\(target)")
+                #expect((response.header("Content-Encoding") == "gzip") == gzipped, "\(target)")
+            }
+        }
+
+        /// Requests held open at the origin (event streams, long polls in several tabs) do not make
+        /// the next ones wait: 10 slow requests at once are answered together, not 6 then 4.
+        @Test func slowRequestsAtTheOriginDoNotQueueBehindEachOther() async throws {
+            let origin = try OriginProcess(maxLifetime: 120)
+            defer { origin.stop() }
+            let server = try ServeProcess(
+                [ServeProcessTests.sampleApp, "--fallback", "http://127.0.0.1:\(origin.port)"])
+            defer { server.stop() }
+            let port = server.port
+            let started = ContinuousClock.now
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<10 {
+                    group.addTask { try await RawHTTP.fetch(port: port, "/slow-\(index)?delay=3000&size=10").status }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses == Array(repeating: 200, count: 10))
+            #expect(ContinuousClock.now - started < .seconds(5.5), "one wave of 3 s, not two")
+        }
     }
 #endif

@@ -22,8 +22,9 @@ package enum CompressibleContent {
     /// Bodies smaller than this are sent as they are: the coding's framing would eat the saving.
     package static let minimumSize = 256
 
-    /// Media types worth compressing: `text/*`, JSON, XML, SVG, JavaScript, wasm, TTF/OTF and
-    /// `+json`/`+xml` types. A byte-level check: it runs for every response.
+    /// Media types worth compressing: `text/*` (but `text/event-stream`), JSON, XML, SVG,
+    /// JavaScript, wasm, TTF/OTF and `+json`/`+xml` types. A byte-level check: it runs for every
+    /// response.
     package static func isCompressible(_ contentType: String?) -> Bool {
         guard var contentType else { return false }
         return contentType.withUTF8 { bytes in
@@ -46,6 +47,9 @@ package enum CompressibleContent {
                 }
                 return true
             }
+            // A stream of events is read as it arrives: a compressor holds it back until its
+            // buffer fills (nginx leaves it alone too).
+            if hasPrefix("text/event-stream") { return false }
             if hasPrefix("text/") { return true }
             if hasSuffix("+json") || hasSuffix("+xml") || hasSuffix("/json") || hasSuffix("/xml") { return true }
             return hasSuffix("/javascript") || hasSuffix("/wasm") || hasSuffix("font/ttf") || hasSuffix("font/otf")

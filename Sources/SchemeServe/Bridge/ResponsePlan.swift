@@ -98,7 +98,9 @@
                 }
                 ResponseTransforms.weakenETag(&fields)
             }
-            if gzip, status == .ok, CompressibleContent.isCompressible(fields[.contentType]) {
+            if gzip, status == .ok, CompressibleContent.isCompressible(fields[.contentType]),
+                !ResponseTransforms.forbidsTransformation(fields)
+            {
                 if fields[.contentEncoding] == nil, fields[.contentRange] == nil, request.headerFields[.range] == nil,
                     let accept = request.headerFields[.acceptEncoding], AcceptEncoding(accept).allows("gzip"),
                     (fields[.contentLength].flatMap(Int.init) ?? Int.max) >= 256

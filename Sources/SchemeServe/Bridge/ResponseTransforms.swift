@@ -35,6 +35,16 @@
             if let etag = fields[.eTag], etag.hasPrefix("\"") { fields[.eTag] = "W/" + etag }
         }
 
+        /// Whether `Cache-Control: no-transform` forbids changing the content (RFC 9110 §7.7): an
+        /// origin behind `--fallback` that says so gets its bytes to the page as it sent them.
+        static func forbidsTransformation(_ fields: HTTPFields) -> Bool {
+            fields[values: .cacheControl].contains { value in
+                value.split(separator: ",").contains {
+                    $0.trimmingCharacters(in: .whitespaces).lowercased() == "no-transform"
+                }
+            }
+        }
+
         /// Adds `name` to `Vary` unless it is listed already (letter case aside; `*` lists all).
         static func addVary(_ name: String, to fields: inout HTTPFields) {
             guard let vary = fields[.vary] else {

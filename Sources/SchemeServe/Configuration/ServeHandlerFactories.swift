@@ -63,6 +63,17 @@
             self.network = network
         }
 
+        /// Connections to the `--fallback` origin at once: enough that streams a page holds open
+        /// (server-sent events, long polls, downloads) in several tabs never make other requests
+        /// wait (a browser opens 6 per host per profile; nginx sets no limit).
+        static let originConnections = 64
+        /// How long the origin may take to start answering: a backend stopped at a breakpoint, a
+        /// cold start, a slow report (nginx's `proxy_read_timeout`). Then 504.
+        static let originHeadTimeout = Duration.seconds(60)
+        /// How long one exchange with the origin may last in all: an event stream or a download
+        /// on a slow link runs this long.
+        static let originExchangeTimeout = Duration.seconds(3600)
+
         /// SchemeKit's handlers: `LocalFileHandler` (its root dynamic when a root provider is given;
         /// symlinks followed only within the root, hidden files denied with 404 unless `dotfiles`,
         /// listing with `listDirectories`, a directory asked for without its trailing slash
@@ -73,7 +84,8 @@
         /// port (the origin's path is not used), GET, HEAD, POST, PUT, PATCH and DELETE with their
         /// bodies (up to 16 MiB), with the options' forwarding policy, through
         /// AsyncHTTPClient (`AsyncHTTPSchemeClient`: one request to the origin per request, and
-        /// real back-pressure, so memory stays bounded however slow the browser reads).
+        /// real back-pressure, so memory stays bounded however slow the browser reads), up to 64
+        /// connections at once, 60 s for the origin's head (then 504) and an hour per exchange.
         public static var standard: ServeHandlerFactories {
             ServeHandlerFactories(
                 files: { options in
@@ -94,8 +106,14 @@
                     ImageCacheHandler(cache: ImageCache(disk: DiskStorage.Config(directory: directory)), upstream: next)
                 },
                 network: { options in
-                    NetworkFallbackHandler(
-                        origin: options.origin, client: AsyncHTTPSchemeClient(), forwarding: options.forwarding,
+                    let origin = options.origin
+                    let rule = NetworkRewriteRule(
+                        scheme: origin.scheme ?? "https", host: origin.host(percentEncoded: false), port: origin.port)
+                    return NetworkFallbackHandler(
+                        upstream: NetworkUpstream(
+                            client: AsyncHTTPSchemeClient(maximumConnectionsPerHost: Self.originConnections),
+                            rewriter: NetworkRewriter(defaultRule: rule), forwarding: options.forwarding,
+                            connectTimeout: Self.originHeadTimeout, timeout: Self.originExchangeTimeout),
                         configuration: .init(supportedMethods: [.get, .head, .post, .put, .patch, .delete]))
                 }
             )
