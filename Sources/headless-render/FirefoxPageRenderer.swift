@@ -50,7 +50,13 @@
 
         func newPage() async throws -> FirefoxPage { try await browser.newPage() }
 
-        func closeBrowser() async { await browser.close() }
+        /// An abandoned run does not wait for a busy page to let Firefox quit: a Firefox this run
+        /// started is killed (its watchdog ends its process group), so its profile can go at once;
+        /// an attached one is closed politely (its pages, the session).
+        func closeBrowser() async {
+            browser.kill()
+            await browser.close()
+        }
     }
 
     extension FirefoxPage: HeadlessBrowserPage {}

@@ -241,5 +241,30 @@
             #expect(statuses == Array(repeating: 200, count: 10))
             #expect(ContinuousClock.now - started < .seconds(5.5), "one wave of 3 s, not two")
         }
+
+        /// `--spa` with `--fallback`: the origin answers every path it has, navigations included (a
+        /// server-rendered page, a download); a navigation it answers 404 gets the app's index
+        /// file, and a 404 for anything else stays a 404. Before, every navigation no file matched
+        /// got the index file and never reached the origin.
+        @Test func withSPAAndFallbackTheOriginAnswersFirst() throws {
+            let origin = try OriginProcess(maxLifetime: 120)
+            defer { origin.stop() }
+            let server = try ServeProcess(
+                [ServeProcessTests.sampleApp, "--spa", "--fallback", "http://127.0.0.1:\(origin.port)"])
+            defer { server.stop() }
+            let navigate = ["Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "document", "Accept": "text/html"]
+            let page = try RawHTTP.request(
+                port: server.port, "/account?body=%3Ch1%3Eorigin%3C%2Fh1%3E&type=text/html", headers: navigate)
+            #expect(page.status == 200)
+            #expect(page.text == "<h1>origin</h1>")
+            let route = try RawHTTP.request(port: server.port, "/users/42?status=404&body=nope", headers: navigate)
+            #expect(route.status == 200)
+            #expect(route.text.contains("SchemeKit sample"), "the app's index.html")
+            let asset = try RawHTTP.request(
+                port: server.port, "/missing.js?status=404&body=nope",
+                headers: ["Sec-Fetch-Mode": "no-cors", "Sec-Fetch-Dest": "script"])
+            #expect(asset.status == 404)
+            #expect(asset.text == "nope")
+        }
     }
 #endif

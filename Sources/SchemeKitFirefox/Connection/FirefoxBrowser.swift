@@ -166,9 +166,9 @@
         }
 
         /// Removes the profile this browser made, again while Firefox's last processes, ending
-        /// after the one that was waited for, still write into it (at most a second).
+        /// after the one that was waited for, still write into it (at most two seconds).
         private static func removeProfile(_ directory: URL) async {
-            for _ in 0..<20 {
+            for _ in 0..<40 {
                 try? FileManager.default.removeItem(at: directory)
                 guard FileManager.default.fileExists(atPath: directory.path) else { return }
                 try? await Task.sleep(for: .milliseconds(50))

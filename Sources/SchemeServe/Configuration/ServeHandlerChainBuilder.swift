@@ -9,6 +9,9 @@
     /// files → image cache → network
     /// ```
     ///
+    /// With `--spa` and a fallback origin, the single-page fallback follows the network: a page
+    /// navigation the origin answers `404` gets the index file (``SinglePageHandOff``).
+    ///
     /// The file handler comes first and owns everything about files: dotfiles (404 unless
     /// `dotfiles`), precompressed `.br`/`.gz` siblings (with `gzip`), the small-file body cache
     /// (``ServeConfiguration/smallFileCacheLimit``), listings (with `list`) and traversal safety, all
@@ -53,21 +56,23 @@
             // plan); a body the file handler gzipped itself, or a precompressed sibling, would go
             // out without it.
             let filesCompress = configuration.gzip && !configuration.watch
-            let files = try factories.files(
-                .init(
-                    root: configuration.root,
-                    rootProvider: configuration.rootProvider,
-                    spa: configuration.spa,
-                    dotfiles: configuration.dotfiles,
-                    listDirectories: configuration.listDirectories,
-                    precompressed: filesCompress,
-                    bodyCache: cacheLimit > 0 && configuration.smallFileCacheCapacity > 0
-                        ? LocalFileHandler.BodyCache(
-                            maxFileSize: cacheLimit, totalCostLimit: configuration.smallFileCacheCapacity)
-                        : nil,
-                    encoders: filesCompress ? [GzipContentEncoder()] : []
-                )
+            // With an origin, the single-page fallback comes after it: the origin answers every
+            // path it has, then a navigation it lacks gets the index file.
+            let spaAfterOrigin = configuration.spa && configuration.fallbackOrigin != nil
+            var fileOptions = ServeHandlerFactories.FileOptions(
+                root: configuration.root,
+                rootProvider: configuration.rootProvider,
+                spa: configuration.spa && !spaAfterOrigin,
+                dotfiles: configuration.dotfiles,
+                listDirectories: configuration.listDirectories,
+                precompressed: filesCompress,
+                bodyCache: cacheLimit > 0 && configuration.smallFileCacheCapacity > 0
+                    ? LocalFileHandler.BodyCache(
+                        maxFileSize: cacheLimit, totalCostLimit: configuration.smallFileCacheCapacity)
+                    : nil,
+                encoders: filesCompress ? [GzipContentEncoder()] : []
             )
+            let files = try factories.files(fileOptions)
             var handlers: [any SchemeHandler] = [files]
             var remote: (any SchemeHandler)?
             if let origin = configuration.fallbackOrigin {
@@ -78,7 +83,15 @@
                 guard let imageCache = factories.imageCache else { throw ServeError.unavailable("--image-cache") }
                 remote = try imageCache(directory, remote)
             }
-            if let remote { handlers.append(remote) }
+            if let remote {
+                if spaAfterOrigin {
+                    handlers.append(SinglePageHandOff(wrapped: remote))
+                    fileOptions.spa = true
+                    handlers.append(try factories.files(fileOptions))
+                } else {
+                    handlers.append(remote)
+                }
+            }
             return SchemeHandlerChain(handlers)
         }
 
