@@ -217,6 +217,31 @@
             await harness.close()
         }
 
+        /// Stopping the adapter fails the requests it holds: BiDi keeps a request blocked after its
+        /// intercept is gone, so the page's fetch() waited forever.
+        @Test func stoppingTheAdapterSettlesTheRequestsItHeld() async throws {
+            let hanging = HangingHandler(writesHead: false)
+            let harness = try await FirefoxHarness.start { registry in
+                try registry.register(blankPage, for: "app", pathPrefix: "/blank.html")
+                try registry.register(hanging, for: "app", pathPrefix: "/hang")
+            }
+            defer { Task { await harness.close() } }
+            try await harness.openOrigin()
+            _ = try await harness.page.evaluate(
+                "window.settled = []; for (let i = 0; i < 3; i++) fetch('/hang/' + i).then(() => 'ok', e => e.name).then(r => settled.push(r)); true"
+            )
+            #expect(await FirefoxHarness.eventually { hanging.started == 3 })
+            await harness.adapter.stop()
+            var settled = 0
+            for _ in 0..<50 where settled < 3 {
+                settled = try await harness.page.evaluate("settled.length").decode(as: Int.self)
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(settled == 3, "the page's fetches settled after the stop")
+            #expect(await FirefoxHarness.eventually { hanging.cancellations == 3 })
+            await harness.close()
+        }
+
         @Test func aHundredConcurrentFetchesAllSucceed() async throws {
             let counting = CountingHandler(StaticHandler("ok"))
             let harness = try await FirefoxHarness.start { registry in

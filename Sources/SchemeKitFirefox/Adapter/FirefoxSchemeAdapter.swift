@@ -135,7 +135,8 @@
         }
 
         /// Stops intercepting (removes the intercept, the collector and the subscription) and stops
-        /// every task in flight.
+        /// every task in flight, failing the requests Firefox holds for them
+        /// (`network.failRequest`): the page's `fetch()` rejects instead of waiting forever.
         public func stop() async {
             let (intercept, collector, subscription, loop) = state.withLock { state in
                 defer {
@@ -146,6 +147,10 @@
                 return (state.intercept, state.collector, state.subscription, state.loop)
             }
             if !connection.isClosed {
+                // BiDi keeps a request blocked after its intercept is removed: fail the held ones
+                // first, or the page's fetch() would wait forever.
+                let held = state.withLock { Array($0.inflight.keys) }
+                for id in held { stopRequest(id, reason: "adapterStopped", tellFirefox: true) }
                 if let intercept {
                     _ = try? await connection.send("network.removeIntercept", ["intercept": .string(intercept)])
                 }

@@ -9,7 +9,7 @@
     /// let page = try await browser.newPage()
     /// try await page.navigate(to: "https://app.localhost/index.html")
     /// let title = try await page.evaluate("document.title").stringValue
-    /// let pdf = try await page.printToPDF(background: true)
+    /// let pdf = try await page.printToPDF(FirefoxPDFOptions(background: true))
     /// ```
     ///
     /// A page is a `PoolableSession` (see ``FirefoxBrowser/makePagePool(configuration:)``).
