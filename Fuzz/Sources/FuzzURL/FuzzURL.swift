@@ -7,7 +7,8 @@ import FuzzSupport
 ///
 /// Properties, for any string:
 /// - when the fast parser accepts it, Foundation accepts it too and finds the same scheme, host,
-///   port, path and query (compared the way `SchemeRequest` reads `URLComponents`);
+///   port, path and query (compared the way `SchemeRequest` reads `URLComponents`: the host as
+///   written, `encodedHost`, so an IDNA label stays `xn--…`);
 /// - when the fast parser rejects it, the reason holds for Foundation too (a `#`; no `//` and no
 ///   path starting with `/`; a host over 2048 bytes, which `URLComponents` drops) — these are
 ///   SchemeKit's deliberate refusals, listed in Fuzz/README.md;
@@ -30,7 +31,7 @@ struct FuzzURL {
             }
             let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
             require(components.scheme?.lowercased() == parts.scheme, "scheme differs: \(string.debugDescription)")
-            require((components.percentEncodedHost ?? "").lowercased() == parts.host, "host differs: \(string.debugDescription) \(components.percentEncodedHost ?? "nil") vs \(parts.host)")
+            require((components.encodedHost ?? "").lowercased() == parts.host, "host differs: \(string.debugDescription) \(components.encodedHost ?? "nil") vs \(parts.host)")
             require(components.port == parts.port, "port differs: \(string.debugDescription) \(String(describing: components.port)) vs \(String(describing: parts.port))")
             require(path == parts.path, "path differs: \(string.debugDescription) \(path) vs \(parts.path)")
             require(components.percentEncodedQuery == parts.query, "query differs: \(string.debugDescription)")

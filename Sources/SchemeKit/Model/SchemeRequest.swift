@@ -282,6 +282,8 @@ public struct SchemeRequest: Sendable {
         // a browser's `location.host` has it; `percentEncodedHost` would turn it into the
         // percent-encoded U-label (and drop one that is not valid Punycode).
         let host = (components.encodedHost ?? "").lowercased()
+        // The fast parser's limit too: a host `percentEncodedHost` drops is one nobody routes on.
+        if host.utf8.count > SchemeURLParts.maximumHostLength { throw .malformedURL(url.absoluteString) }
         let path = rawPath.isEmpty ? "/" : rawPath
         let query = components.percentEncodedQuery
         var authority = host
