@@ -216,19 +216,7 @@
         var pagePath: String {
             var path = path.hasPrefix("/") ? path : "/" + path
             let end = path.firstIndex { $0 == "?" || $0 == "#" } ?? path.endIndex
-            let bare = path[..<end]
-            if !bare.hasSuffix("/") {
-                let root = URL(fileURLWithPath: directory)
-                let names = [String(bare.dropFirst()), bare.dropFirst().removingPercentEncoding].compactMap { $0 }
-                var isDirectory: ObjCBool = false
-                if names.contains(where: {
-                    FileManager.default.fileExists(
-                        atPath: root.appendingPathComponent($0).path, isDirectory: &isDirectory)
-                        && isDirectory.boolValue
-                }) {
-                    path.insert("/", at: end)
-                }
-            }
+            if !path[..<end].hasSuffix("/"), Self.kind(of: path, in: directory) == true { path.insert("/", at: end) }
             return path
         }
 
@@ -236,11 +224,23 @@
         /// (`/search.html?q=1#top`), as written or percent-decoded (`/a%20b.html`), a file or a
         /// directory.
         static func directory(_ directory: String, has path: String) -> Bool {
+            kind(of: path, in: directory) != nil
+        }
+
+        /// What `path` (its query and fragment aside, as written or percent-decoded) names in
+        /// `directory`: `true` for a directory, `false` for anything else, `nil` for nothing.
+        private static func kind(of path: String, in directory: String) -> Bool? {
             let bare = path.prefix { $0 != "?" && $0 != "#" }.drop { $0 == "/" }
             let root = URL(fileURLWithPath: directory)
-            return [String(bare), bare.removingPercentEncoding].contains { name in
-                name.map { FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path) } ?? false
+            for name in [String(bare), bare.removingPercentEncoding].compactMap({ $0 }) {
+                var isDirectory: ObjCBool = false
+                if FileManager.default.fileExists(
+                    atPath: root.appendingPathComponent(name).path, isDirectory: &isDirectory)
+                {
+                    return isDirectory.boolValue
+                }
             }
+            return nil
         }
 
         /// Parses `--connect`: a `ws://` URL with a host.
