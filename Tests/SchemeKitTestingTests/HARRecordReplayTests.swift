@@ -159,6 +159,40 @@ struct HARRecordReplayTests {
         #expect(directory.fileNames == ["append.har"])  // no temporary file left behind
     }
 
+    /// A browser's requests overlap: a large download started first may complete after a small
+    /// request started later. The file lists them in the order they started (HAR 1.2's preferred
+    /// order, and what Playwright writes), not the order they completed, and replay still finds each.
+    @Test func entriesAreInTheOrderTheirRequestsStarted() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let harFile = directory.appending("overlap.har")
+        let (released, release) = AsyncStream<Void>.makeStream()
+        let handler = ClosureHandler { request, writer in
+            if request.url.path == "/first" {
+                for await _ in released { break }  // completes only once /second has
+            }
+            try await writer.respond(.ok, body: Data("body of \(request.url.path)".utf8))
+            return .handled
+        }
+        let recorder = HARRecorder(handler, to: harFile)
+        let engine = try ScriptedEngine(serving: recorder)
+        async let first = engine.run("app://localhost/first")
+        // Let /first start (and block) before /second is asked for.
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(try await engine.run("app://localhost/second").bodyString == "body of /second")
+        #expect(try HARArchive(contentsOf: harFile).entries.map(\.request.url) == ["app://localhost/second"])
+        release.yield()
+        #expect(try await first.bodyString == "body of /first")
+
+        let archive = try HARArchive(contentsOf: harFile)
+        #expect(archive.entries.map(\.request.url) == ["app://localhost/first", "app://localhost/second"])
+        #expect(archive.entries.map(\.response.content.text) == ["body of /first", "body of /second"])
+        #expect(archive.entries[0].startedDateTime <= archive.entries[1].startedDateTime)
+        let offline = try ScriptedEngine(serving: HARReplayHandler(contentsOf: harFile))
+        #expect(try await offline.run("app://localhost/first").bodyString == "body of /first")
+        #expect(try await offline.run("app://localhost/second").bodyString == "body of /second")
+    }
+
     /// A redirect on the page's own origin (what the network handler makes of an origin's
     /// redirect to itself) is recorded on the origin the HAR records, where a replay in the browser
     /// must send the page; a redirect elsewhere as it came.

@@ -58,8 +58,12 @@
                 try shell("cd '\(recording.path)' && zip -q site.har.zip har.har 0123456789abcdef.bin")
                 har = recording.appending(path: "site.har.zip")
             }
-            let before = Self.unzippedHARs()
-            let server = try ServeProcess([site.path(percentEncoded: false), "--har", har.path(percentEncoded: false)])
+            // A temporary directory of its own, so the other case's unzipped HAR is not counted.
+            let temporary = try Fixtures.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: temporary) }
+            let server = try ServeProcess(
+                [site.path(percentEncoded: false), "--har", har.path(percentEncoded: false)],
+                environment: ["TMPDIR": temporary.path(percentEncoded: false)])
             defer { server.stop() }
             #expect(try RawHTTP.request(port: server.port, "/index.html").text == "<title>recorded</title>")
             let json = try RawHTTP.request(port: server.port, "/data.json?a=1&b=2")
@@ -69,16 +73,15 @@
             #expect(blob.status == 200 && blob.body == binary)
             #expect(try RawHTTP.request(port: server.port, "/only-here.txt").text == "only in the directory")
             #expect(try RawHTTP.request(port: server.port, "/data.json?a=2").status == 404)
-            let unzipped = Self.unzippedHARs().subtracting(before)
+            let unzipped = Self.unzippedHARs(in: temporary)
             #expect(unzipped.count == (form == "har.zip" ? 1 : 0), "a .har.zip is unzipped while the server runs")
             #expect(server.stop() == 0)
-            #expect(Self.unzippedHARs().isDisjoint(with: unzipped), "and removed when it stops")
+            #expect(Self.unzippedHARs(in: temporary).isEmpty, "and removed when it stops")
         }
 
-        /// The temporary directories `.har.zip` files are unzipped into.
-        static func unzippedHARs() -> Set<String> {
-            let names = try? FileManager.default.contentsOfDirectory(
-                atPath: FileManager.default.temporaryDirectory.path(percentEncoded: false))
+        /// The temporary directories `.har.zip` files are unzipped into, in `temporary`.
+        static func unzippedHARs(in temporary: URL) -> Set<String> {
+            let names = try? FileManager.default.contentsOfDirectory(atPath: temporary.path(percentEncoded: false))
             return Set((names ?? []).filter { $0.hasPrefix("schemekit-har-") })
         }
 

@@ -147,7 +147,7 @@ public struct HARRecorder<Wrapped: SchemeHandler>: SchemeForwardingHandler {
                 .entry(
                     started: started, wait: exchange.headAt - startedAt, receive: exchange.endedAt - exchange.headAt,
                     response: exchange.head, body: exchange.spool)
-            store.append(entry)
+            store.append(entry, started: started)
         } catch {
             store.skip(error)
         }

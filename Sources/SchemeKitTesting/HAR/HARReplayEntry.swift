@@ -5,7 +5,8 @@ import SchemeKit
 /// head and where its body is. Built once per entry when a HAR is loaded (or recorded), so
 /// broken bodies are reported up front, with the entry named.
 struct HARReplayEntry: Sendable {
-    let index: Int
+    /// The entry's position in its file (moved on when an earlier-started entry is recorded).
+    var index: Int
     let method: String
     let url: HARURLParts?
     /// The request's headers as `lowercased-name:value`, for counting the ones a request shares.

@@ -10,6 +10,9 @@ final class HARStore: Sendable {
     struct State {
         var archive: HARArchive
         var entries: [HARReplayEntry]
+        /// When each entry's request started, for the entries recorded here; the entries read
+        /// from the file count as earlier than all of them.
+        var started: [Date] = []
         var recorded = 0
         var skipped = 0
         var lastError: HARError?
@@ -85,15 +88,23 @@ final class HARStore: Sendable {
     var skipped: Int { state.withLock { $0.skipped } }
     var lastError: HARError? { state.withLock { $0.lastError } }
 
-    /// Appends `entry` and rewrites the HAR file atomically, under the store's lock, so entries
-    /// recorded concurrently are all in the file, in the order they completed.
-    func append(_ entry: HAREntry) {
+    /// Adds `entry`, whose request started at `started`, and rewrites the HAR file atomically,
+    /// under the store's lock, so entries recorded concurrently are all in the file.
+    ///
+    /// Entries are kept in the order their requests started (HAR 1.2's preferred order), not the
+    /// order they completed: a large download that ends after a later request still comes
+    /// first. Entries read from the file stay ahead of those recorded here.
+    func append(_ entry: HAREntry, started: Date) {
         state.withLock { state in
             do throws(HARError) {
-                let index = state.archive.entries.count
+                let recordedBefore = state.started.count
+                let earlierRecorded = state.started.lastIndex { $0 <= started }.map { $0 + 1 } ?? 0
+                let index = state.archive.entries.count - recordedBefore + earlierRecorded
                 let prepared = try HARReplayEntry(entry, index: index, directory: directory)
-                state.archive.entries.append(entry)
-                state.entries.append(prepared)
+                state.archive.entries.insert(entry, at: index)
+                state.entries.insert(prepared, at: index)
+                state.started.insert(started, at: earlierRecorded)
+                for later in state.entries.indices.dropFirst(index + 1) { state.entries[later].index += 1 }
                 if let fileURL { try state.archive.write(to: fileURL) }
                 state.recorded += 1
             } catch {

@@ -62,12 +62,16 @@
 
         /// Starts `schemeserve <arguments> --port 0` and waits (bounded) for its first stdout line;
         /// with `fileLimit`, under `ulimit -n fileLimit`, and with `cpus`, under `taskset -c cpus`
-        /// (through `sh`, which then `exec`s it); with `accessLog`, the access log on (off by default).
+        /// (through `sh`, which then `exec`s it); with `accessLog`, the access log on (off by default);
+        /// with `environment`, those variables set over the test's own.
         init(
             _ arguments: [String], timeout: Double = 30, fileLimit: Int? = nil, cpus: String? = nil,
-            accessLog: Bool = false
+            accessLog: Bool = false, environment: [String: String] = [:]
         ) throws {
             let process = Process()
+            if !environment.isEmpty {
+                process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            }
             let full = arguments + ["--port", "0"] + (accessLog ? [] : ["--no-access-log"])
             if fileLimit != nil || cpus != nil {
                 let limit = fileLimit.map { "ulimit -n \($0) && " } ?? ""
