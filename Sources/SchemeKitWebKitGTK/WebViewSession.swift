@@ -31,6 +31,8 @@
         private var terminated = false
         private var closed = false
         private var pendingLoad: CheckedContinuation<Void, any Error>?
+        /// The URL ``load(_:)`` was asked for while its load is pending, unless it is an `about:` URL.
+        private var pendingTarget: String?
         private var messageHandlers: [String: (handlerID: gulong, callback: @Sendable (JavaScriptValue) -> Void)] = [:]
 
         private init(executor: GLibExecutor, width: Int32, height: Int32, context: OpaquePointer?) {
@@ -158,6 +160,7 @@
                     guard !self.closed else { return continuation.resume(throwing: WebKitGTKError.sessionClosed) }
                     self.pendingLoad?.resume(throwing: WebKitGTKError.loadFailed("replaced by a new load"))
                     self.pendingLoad = continuation
+                    self.pendingTarget = url.lowercased().hasPrefix("about:") ? nil : url
                     webkit_web_view_load_uri(self.view, url)
                 }
             }
@@ -170,6 +173,7 @@
                     guard !self.closed else { return continuation.resume(throwing: WebKitGTKError.sessionClosed) }
                     self.pendingLoad?.resume(throwing: WebKitGTKError.loadFailed("replaced by a new load"))
                     self.pendingLoad = continuation
+                    self.pendingTarget = nil
                     let list = webkit_web_view_get_back_forward_list(self.view)
                     if let item = webkit_back_forward_list_get_current_item(list) {
                         webkit_web_view_go_to_back_forward_list_item(self.view, item)
@@ -358,11 +362,23 @@
 
         private static let loadChanged:
             @convention(c) (UnsafeMutableRawPointer?, WebKitLoadEvent, UnsafeMutableRawPointer?) -> Void = {
-                _, event, data in
-                guard event == WEBKIT_LOAD_FINISHED else { return }
+                view, event, data in
                 guard let session = WebViewSession.session(data) else { return }
+                if event == WEBKIT_LOAD_COMMITTED, let target = session.pendingTarget {
+                    session.pendingTarget = nil
+                    // WebKit answers a URL on a port it blocks (1, 6000, …: the Fetch standard's
+                    // "bad ports") with about:blank and no load-failed: that is a failed load.
+                    let view = view?.assumingMemoryBound(to: WebKitWebView.self)
+                    if webkit_web_view_get_uri(view).map({ String(cString: $0) }) == "about:blank" {
+                        session.pendingLoad?.resume(
+                            throwing: WebKitGTKError.loadFailed("\(target): WebKit refused to load it (a blocked port?)"))
+                        session.pendingLoad = nil
+                    }
+                }
+                guard event == WEBKIT_LOAD_FINISHED else { return }
                 session.pendingLoad?.resume()
                 session.pendingLoad = nil
+                session.pendingTarget = nil
             }
 
         private static let loadFailed:
@@ -376,6 +392,7 @@
                     let target = uri.map { String(cString: $0) } ?? ""
                     session.pendingLoad?.resume(throwing: WebKitGTKError.loadFailed("\(target): \(message)"))
                     session.pendingLoad = nil
+                    session.pendingTarget = nil
                     return 0
                 }
 

@@ -157,6 +157,11 @@
             else {
                 throw ValidationError("no such directory: \(directory)")
             }
+            do {
+                _ = try SchemeName(validating: scheme)
+            } catch {
+                throw ValidationError("invalid --scheme: \(error)")
+            }
             if let har, !FileManager.default.isReadableFile(atPath: har) {
                 throw ValidationError("no such file: --har \(har) (give a HAR file, or Playwright's .har.zip)")
             }

@@ -349,6 +349,12 @@
                 #expect(timeout.status == 64, "--timeout \(value)")
                 #expect(timeout.stderr.contains("--timeout must be positive"), "\(timeout.stderr)")
             }
+            for (value, reason) in [("bad scheme", "invalid scheme name"), ("https", "handled by the web engine")] {
+                let scheme = try headlessRender(engine, [empty.path, "--path", "/", "--scheme", value])
+                #expect(scheme.status == 64, "--scheme \(value): \(scheme.stderr)")
+                #expect(
+                    scheme.stderr.contains("invalid --scheme: ") && scheme.stderr.contains(reason), "\(scheme.stderr)")
+            }
         }
 
         /// `--path` as a user writes it: with a query, percent-encoded, or naming a directory without
@@ -470,6 +476,20 @@
             #expect(run.status == 3)
             #expect(run.stderr.contains("timed out after 3.0 s"), "\(run.stderr)")
             #expect(elapsed < .seconds(15), "exited within the timeout (plus start-up)")
+        }
+
+        /// A URL on a port browsers refuse (the Fetch standard's bad ports) is a failed load on every
+        /// engine: WebKitGTK turns it into about:blank without saying so, which must not report the
+        /// page as loaded (a blank screenshot with exit 0).
+        @Test(arguments: Engine.built) func aURLOnABlockedPortIsAFailedLoad(engine: Engine) async throws {
+            let site = try Self.site("<!doctype html><title>t</title>")
+            defer { try? FileManager.default.removeItem(at: site) }
+            for port in [1, 6000] {
+                let run = try headlessRender(engine, [site.path, "--url", "http://127.0.0.1:\(port)/"], timeout: 60)
+                #expect(run.status == 1, "port \(port): \(run.stdout) \(run.stderr)")
+                #expect(run.stderr.contains("the page failed to load"), "\(run.stderr)")
+                #expect(!run.stdout.contains("loaded http"), "\(run.stdout)")
+            }
         }
     }
 #endif

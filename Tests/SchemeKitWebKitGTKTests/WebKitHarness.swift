@@ -121,16 +121,24 @@
                 .appendingPathComponent("Samples/app")
         }
 
-        /// A fresh view (not pooled).
-        /// A new session that has loaded the sample app, with the request log cleared after the load.
+        /// A new session that has loaded the sample app.
+        ///
+        /// The adapter and its request log are shared by every suite, and suites run alongside each
+        /// other: a test reads the entries after a mark (``logMark``/``log(since:)``), never clears
+        /// the log, and tells its own requests apart by path or a query of its own.
         func sessionShowingSampleApp() async throws -> WebViewSession {
             let session = try await makeSession()
             try await withTimeout(20, "loading the sample app") {
                 try await session.load("app://localhost/index.html")
             }
-            adapter.clearLog()
             return session
         }
+
+        /// Where the request log ends now.
+        var logMark: Int { adapter.log.count }
+
+        /// The request log's entries after `mark`.
+        func log(since mark: Int) -> ArraySlice<SchemeRequestLogEntry> { adapter.log.dropFirst(mark) }
 
         /// Writes ``MediaClip`` and its page into `app://media/`.
         func installMediaClip() throws {
