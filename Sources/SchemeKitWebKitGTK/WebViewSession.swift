@@ -370,8 +370,8 @@
                     // "bad ports") with about:blank and no load-failed: that is a failed load.
                     let view = view?.assumingMemoryBound(to: WebKitWebView.self)
                     if webkit_web_view_get_uri(view).map({ String(cString: $0) }) == "about:blank" {
-                        session.pendingLoad?.resume(
-                            throwing: WebKitGTKError.loadFailed("\(target): WebKit refused to load it (a blocked port?)"))
+                        let reason = "\(target): WebKit refused to load it (a blocked port?)"
+                        session.pendingLoad?.resume(throwing: WebKitGTKError.loadFailed(reason))
                         session.pendingLoad = nil
                     }
                 }
