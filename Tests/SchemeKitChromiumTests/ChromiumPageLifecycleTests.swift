@@ -30,6 +30,23 @@
             await harness.close()
         }
 
+        /// The same on every engine: an evaluation whose page navigates to another document before
+        /// its Promise settles fails (Firefox's adapter matches it), and the page stays usable.
+        @Test func anEvaluationPendingWhenThePageNavigatesAwayFails() async throws {
+            let harness = try await ChromiumHarness.start { registry in
+                try registry.register(blankPage, for: "app", pathPrefix: "/")
+            }
+            defer { Task { await harness.close() } }
+            try await harness.openOrigin()
+            let page = harness.page
+            let started = ContinuousClock.now
+            let pending = Task { try await page.evaluate("location.href = '/next.html'; new Promise(() => {})") }
+            await #expect(throws: ChromiumError.self) { _ = try await pending.value }
+            #expect(ContinuousClock.now - started < .seconds(10))
+            #expect(try await page.evaluate("1 + 1") == .number(2))
+            await harness.close()
+        }
+
         @Test func navigationTimesOutWhenTheDocumentNeverAnswersAndFragmentsReturnAtOnce() async throws {
             let hanging = HangingHandler(writesHead: false)
             let harness = try await ChromiumHarness.start { registry in

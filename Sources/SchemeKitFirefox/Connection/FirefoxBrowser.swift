@@ -153,6 +153,14 @@
                 throw FirefoxError(.malformedMessage, "browsingContext.create returned no context")
             }
             openedContexts.withLock { _ = $0.insert(context) }
+            // The page's own document changes and closing, so that an `evaluate` whose page goes
+            // away fails instead of waiting for a value that can no longer come.
+            try await connection.send(
+                "session.subscribe",
+                [
+                    "events": .array(FirefoxPage.lifecycleEvents.sorted().map { .string($0) }),
+                    "contexts": [.string(context)],
+                ])
             let page = FirefoxPage(context: context, browser: self)
             if url != "about:blank" { try await page.navigate(to: url) }
             return page

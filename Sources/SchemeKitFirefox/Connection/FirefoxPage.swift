@@ -57,19 +57,55 @@
         ///
         /// - Returns: The value; print it to see it as JSON text.
         /// - Throws: ``FirefoxError/Code/evaluationFailed`` with the exception's text when the
-        ///   expression throws or the Promise rejects.
+        ///   expression throws or the Promise rejects, and when the page navigates to another
+        ///   document or closes before the value is ready.
         public func evaluate(_ expression: String) async throws -> JavaScriptValue {
             JavaScriptValue(try await evaluateValue(expression))
         }
 
+        /// The events that end the realm an expression runs in: a new document committed in the
+        /// page, or the page closed. ``FirefoxBrowser/newPage(url:)`` subscribes to them for the page.
+        static let lifecycleEvents: Set<String> = [
+            "browsingContext.navigationCommitted", "browsingContext.contextDestroyed",
+        ]
+
         /// `script.evaluate`, the result as JSON.
+        ///
+        /// Firefox never answers an evaluation whose Promise was pending when its page navigated to
+        /// another document, so the evaluation also ends at the page's next committed navigation or
+        /// its closing, with ``FirefoxError/Code/evaluationFailed``; an expression that starts a
+        /// navigation and returns at once keeps its value.
         package func evaluateValue(_ expression: String) async throws -> BiDiValue {
-            let result = try await connection.send(
-                "script.evaluate",
-                [
-                    "expression": .string(expression), "target": ["context": .string(context)],
-                    "awaitPromise": true, "resultOwnership": "none",
-                ])
+            let connection = self.connection
+            let context = self.context
+            let lifecycle = connection.events(methods: Self.lifecycleEvents)
+            let result = try await withThrowingTaskGroup(of: BiDiValue.self) { group in
+                group.addTask {
+                    do {
+                        return try await connection.send(
+                            "script.evaluate",
+                            [
+                                "expression": .string(expression), "target": ["context": .string(context)],
+                                "awaitPromise": true, "resultOwnership": "none",
+                            ])
+                    } catch let error as FirefoxError where error.protocolError == "no such frame" {
+                        // The realm went away as Firefox ran it (a reload, a closed page).
+                        throw FirefoxError(.evaluationFailed, Self.goneMessage, protocolError: error.protocolError)
+                    }
+                }
+                group.addTask {
+                    for await event in lifecycle where event.params["context"]?.stringValue == context {
+                        throw FirefoxError(
+                            .evaluationFailed,
+                            event.method == "browsingContext.contextDestroyed"
+                                ? "the page closed before the expression's value was ready" : Self.goneMessage)
+                    }
+                    try Task.checkCancellation()
+                    throw connection.closedError ?? FirefoxError(.disconnected, "the connection closed")
+                }
+                defer { group.cancelAll() }
+                return try await group.next()!
+            }
             if result["type"]?.stringValue == "exception" {
                 let details = result["exceptionDetails"]
                 throw FirefoxError(.evaluationFailed, details?["text"]?.stringValue ?? "the expression threw")
@@ -83,6 +119,9 @@
                 throw FirefoxError(.malformedMessage, "script.evaluate: \(error)")
             }
         }
+
+        private static let goneMessage =
+            "the page navigated to another document before the expression's value was ready"
 
         /// A PNG screenshot of the viewport.
         public func screenshot() async throws -> Data {
