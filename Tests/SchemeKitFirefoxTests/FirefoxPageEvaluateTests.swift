@@ -22,7 +22,9 @@
         static func evaluate(_ page: FirefoxPage, _ expression: String) async -> Result<JavaScriptValue, any Error> {
             do {
                 return .success(
-                    try await withDeadline(.seconds(15), orThrow: { TimedOut() }) { try await page.evaluate(expression) })
+                    try await withDeadline(.seconds(15), orThrow: { TimedOut() }) {
+                        try await page.evaluate(expression)
+                    })
             } catch {
                 return .failure(error)
             }
@@ -54,7 +56,8 @@
             let harness = try await Self.harness()
             defer { Task { await harness.close() } }
             try await harness.openOrigin("/first.html")
-            #expect(try await harness.page.evaluate("setTimeout(() => location.href = '/next.html', 0); 7") == .number(7))
+            #expect(
+                try await harness.page.evaluate("setTimeout(() => location.href = '/next.html', 0); 7") == .number(7))
             await harness.close()
         }
 
