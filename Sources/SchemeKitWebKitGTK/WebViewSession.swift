@@ -186,39 +186,56 @@
 
         /// Evaluates `script` in the page and returns its value, awaiting a Promise.
         ///
-        /// The contract is the same on every engine (see `JavaScriptValue`): what
-        /// `JSON.stringify` would keep, with `undefined` as `null`. An expression (`window.report`,
-        /// `fetch('/x').then(r => r.status)`) runs as the body of an async function (WebKit's
-        /// `call_async_javascript_function`), which awaits what it returns; a script of several
-        /// statements, which cannot be returned, runs as a script and gives its completion value.
+        /// The contract is the same on every engine (see `JavaScriptValue`): the value as the page's
+        /// `JSON.stringify` gives it (a `BigInt` as its digits; `undefined` as `null`). An expression
+        /// (`window.report`, `fetch('/x').then(r => r.status)`) runs as the body of an async
+        /// function (WebKit's `call_async_javascript_function`), which awaits what it returns; a
+        /// script of several statements, which cannot be returned, runs as a script and gives its
+        /// completion value as WebKit copies it out of the page (a function or symbol in it, which
+        /// WebKit cannot copy, makes it `null`).
         ///
         /// - Throws: ``WebKitGTKError/javaScript(_:)`` with the exception's message when the script
-        ///   throws or the Promise rejects.
+        ///   throws, the Promise rejects or the value has a cycle.
         public func evaluate(_ script: String) async throws -> JavaScriptValue {
             do {
                 return try await callAsyncFunction("return (\n\(script)\n);")
             } catch let error as WebKitGTKError where error.code == .javaScript && error.message.contains("SyntaxError")
             {
-                return try await javaScript { completion in
-                    webkit_web_view_evaluate_javascript(
-                        self.view, script, -1, nil, nil, nil, GAsyncCompletion.callback, completion)
-                } finish: { result, error in
-                    webkit_web_view_evaluate_javascript_finish(self.view, result, error)
+                do {
+                    return try await javaScript { completion in
+                        webkit_web_view_evaluate_javascript(
+                            self.view, script, -1, nil, nil, nil, GAsyncCompletion.callback, completion)
+                    } finish: { result, error in
+                        webkit_web_view_evaluate_javascript_finish(self.view, result, error)
+                    }
+                } catch let error as WebKitGTKError
+                    where error.code == .javaScript && error.message.contains("Unsupported result type")
+                {
+                    return .null
                 }
             }
         }
 
         /// Runs `body` as the body of an async JavaScript function and returns its result; a
-        /// returned Promise is awaited. The value follows ``evaluate(_:)``'s contract.
+        /// returned Promise is awaited. The value follows ``evaluate(_:)``'s contract: the page's
+        /// `JSON.stringify` of what the body returns.
         ///
-        /// - Throws: ``WebKitGTKError/javaScript(_:)`` when it throws or the Promise rejects.
+        /// - Throws: ``WebKitGTKError/javaScript(_:)`` when it throws, the Promise rejects or the
+        ///   value has a cycle.
         public func callAsyncFunction(_ body: String) async throws -> JavaScriptValue {
-            try await javaScript { completion in
+            // The body runs in an inner async arrow function (same `this`, `await` allowed), and
+            // what it returns goes through the page's JSON.stringify before WebKit copies it out.
+            let wrapped = "return (\(JavaScriptValue.jsonTextFunction)).call(await (async () => {\n\(body)\n})());"
+            let text = try await javaScript { completion in
                 webkit_web_view_call_async_javascript_function(
-                    self.view, body, -1, nil, nil, nil, nil, GAsyncCompletion.callback, completion)
+                    self.view, wrapped, -1, nil, nil, nil, nil, GAsyncCompletion.callback, completion)
             } finish: { result, error in
                 webkit_web_view_call_async_javascript_function_finish(self.view, result, error)
             }
+            guard case .string(let json) = text else {
+                throw WebKitGTKError.javaScript("the value's JSON text did not come back as a string: \(text)")
+            }
+            return try JavaScriptValue(json: Data(json.utf8))
         }
 
         /// Writes a PNG of the visible part of the page to `path`.

@@ -49,7 +49,7 @@
 
         /// Runs every registered action, waiting at most `limit` for all of them; blocks the calling
         /// thread (never a thread of Swift's cooperative pool: the timer's or a signal's).
-        static func run(limit: Duration = .seconds(3)) {
+        static func run(limit: Duration = .seconds(5)) {
             let pending = actions.withLock { actions in
                 defer { actions = [:] }
                 return Array(actions.values)

@@ -49,7 +49,12 @@
 
         func newPage() async throws -> ChromiumPage { try await browser.newPage() }
 
-        func closeBrowser() async { await browser.close() }
+        /// An abandoned run does not wait for Chromium to quit: a Chromium this run started is
+        /// killed, so its profile can go at once; an attached one is closed politely (its pages).
+        func closeBrowser() async {
+            browser.kill()
+            await browser.close()
+        }
     }
 
     extension ChromiumPage: HeadlessBrowserPage {}

@@ -81,10 +81,20 @@
 
         func run() async throws -> Int32 {
             let registry = try options.makeRegistry()
+            let options = self.options
+            // A run abandoned while the browser still starts (a slow launch under load outlasting
+            // `--timeout`) cancels the start, which kills the browser and removes its profile, or
+            // closes the browser that started anyway.
+            let starting = Task { try await Renderer.start(options, registry: registry) }
+            let startCleanup = AbortCleanup.add {
+                starting.cancel()
+                if let renderer = try? await starting.value { await renderer.closeBrowser() }
+            }
             let renderer: Renderer
             do {
-                renderer = try await Renderer.start(options, registry: registry)
+                renderer = try await starting.value
             } catch {
+                AbortCleanup.remove(startCleanup)
                 throw EngineUnavailable(
                     description: options.connect == nil
                         ? "\(Renderer.browserName) did not start: \(error)"
@@ -95,6 +105,7 @@
             // launched browser leaves its profile directory behind, an attached one the pages
             // this run opened.
             let cleanup = AbortCleanup.add { await renderer.closeBrowser() }
+            AbortCleanup.remove(startCleanup)
             defer { AbortCleanup.remove(cleanup) }
             do {
                 let code = try await render(with: renderer)

@@ -328,7 +328,10 @@
                 FileHandle.standardError.write(Data("headless-render: error: \(error)\n".utf8))
                 return 64
             case .failure(let error):
-                FileHandle.standardError.write(Data("headless-render: \(error)\n".utf8))
+                // An abort (`--timeout`, a signal) makes the run fail as it ends it: its own line says why.
+                if AbortCleanup.aborting == nil {
+                    FileHandle.standardError.write(Data("headless-render: \(error)\n".utf8))
+                }
                 return error is EngineUnavailable ? 2 : 1
             }
         }

@@ -491,5 +491,65 @@
                 #expect(!run.stdout.contains("loaded http"), "\(run.stdout)")
             }
         }
+
+        /// `--eval` gives the page's own `JSON.stringify` of the value on every engine (a `BigInt` as
+        /// its digits, and `undefined`, a function or a symbol as `null`): each engine's protocol
+        /// serialises differently (Chromium: a `Date` as `{}`, a symbol refused; Firefox: a `Map` as
+        /// its entries, a cycle cut), and one script must read the same everywhere.
+        @Test(arguments: Engine.built) func evalGivesThePagesJSONOnEveryEngine(engine: Engine) async throws {
+            let site = try Self.site("<!doctype html><title>t</title>")
+            defer { try? FileManager.default.removeItem(at: site) }
+            let cases: [(expression: String, json: String)] = [
+                (
+                    """
+                    ({d: new Date(0), m: new Map([[1, 2]]), s: new Set([1]), f: () => 1, u: undefined,
+                      sym: Symbol('x'), a: [undefined, () => 1, Symbol()], big: 10n, t: new Uint8Array([1, 2]),
+                      j: {toJSON() { return 5 }}, n: NaN, inf: -Infinity, z: -0, re: /x/, e: new Error('x')})
+                    """,
+                    #"{"a":[null,null,null],"big":"10","d":"1970-01-01T00:00:00.000Z","e":{},"inf":null,"j":5,"#
+                        + #""m":{},"n":null,"re":{},"s":{},"t":{"0":1,"1":2},"z":0}"#
+                ),
+                ("() => 1", "null"),
+                ("Symbol('x')", "null"),
+                ("10n", #""10""#),
+                ("new Date(0)", #""1970-01-01T00:00:00.000Z""#),
+                ("Promise.resolve(document.body)", "{}"),
+                ("var x = {d: new Date(0), n: [1, 2.5]}; x", #"{"d":"1970-01-01T00:00:00.000Z","n":[1,2.5]}"#),
+            ]
+            for (expression, json) in cases {
+                let run = try headlessRender(engine, [site.path, "--json", "--eval", expression])
+                #expect(run.status == 0, "\(expression): \(run.stderr)")
+                let report = try? JSONDecoder().decode(Report.self, from: Data(run.lastLine.utf8))
+                #expect(report?.eval == json, "\(expression)")
+            }
+            let cycle = try headlessRender(
+                engine, [site.path, "--json", "--eval", "(() => { const a = {}; a.a = a; return a })()"])
+            #expect(cycle.status == 1 && cycle.stderr.contains("--eval threw"), "\(cycle.stderr)")
+        }
+
+        /// A run whose timeout passes while the browser still starts (a slow launch on a loaded
+        /// machine) cancels the launch: the browser is killed and the profile SchemeKit made for it
+        /// removed, with one line on standard error.
+        @Test(arguments: Engine.built.filter { $0 != .webkit })
+        func aTimeoutDuringTheLaunchLeavesNoProfileBehind(engine: Engine) async throws {
+            let site = try Self.site("<!doctype html><title>t</title>")
+            defer { try? FileManager.default.removeItem(at: site) }
+            for timeout in ["0.05", "0.3"] {
+                // A short path: Chromium's singleton socket in TMPDIR must fit a socket address
+                // (108 bytes), or Chromium does not start at all.
+                let temporary = URL(fileURLWithPath: "/tmp/hr-\(UUID().uuidString.prefix(8))")
+                try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+                defer { try? FileManager.default.removeItem(at: temporary) }
+                let run = try headlessRender(
+                    engine, [site.path, "--timeout", timeout], environment: ["TMPDIR": temporary.path])
+                #expect(run.status == 3, "--timeout \(timeout): \(run.stderr)")
+                #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+                // The browser's own temporary files (a killed Chromium's socket directory) are its
+                // business; SchemeKit's profile directory must be gone.
+                let left = try FileManager.default.contentsOfDirectory(atPath: temporary.path)
+                    .filter { $0.hasPrefix("schemekit-") && !$0.hasPrefix("schemekit-webkit-media-") }
+                #expect(left.isEmpty, "--timeout \(timeout) left \(left)")
+            }
+        }
     }
 #endif

@@ -5,9 +5,12 @@ public import Foundation
 ///
 /// WebKitGTK's `WebViewSession.evaluate(_:)`, Chromium's `ChromiumPage.evaluate(_:)` and
 /// Firefox's page return the same type with the same contract: a Promise is awaited and its value
-/// returned; the value is what `JSON.stringify` would keep — `undefined`, functions and symbols
-/// become ``null`` (as `JSON.stringify` turns them into `null` inside arrays), `NaN` and the
-/// infinities become ``null``, `-0` becomes `0`, a `BigInt` becomes its decimal digits as a string.
+/// returned as the page's own `JSON.stringify` gives it — an object's `toJSON` is used, a `Date` is
+/// its ISO string, a `Map` or `Set` is `{}`, a member that is `undefined`, a function or a symbol is
+/// left out of an object and ``null`` in an array, `NaN` and the infinities are ``null`` and `-0` is
+/// `0` — except that a `BigInt` becomes its decimal digits as a string, and a value that is
+/// `undefined`, a function or a symbol is ``null``. A value with a cycle fails, as `JSON.stringify`
+/// throws for it.
 ///
 /// ``description`` is the value as compact JSON text, so printing a result shows what the page
 /// computed:
@@ -92,6 +95,22 @@ public enum JavaScriptValue: Sendable, Hashable {
     public func decode<T: Decodable>(as type: T.Type = T.self) throws -> T {
         try JSONDecoder().decode(T.self, from: Data(description.utf8))
     }
+
+    /// A JavaScript function that gives its `this` value as the JSON text this type reads: what
+    /// `JSON.stringify` makes of it, a `BigInt` as its digits, and `null` for what it leaves out
+    /// (`undefined`, a function, a symbol). It throws `TypeError` for a cycle, as `JSON.stringify`
+    /// does. Strict, so a primitive `this` stays primitive.
+    ///
+    /// Every adapter runs it in the page on the value an expression produced, so the contract is
+    /// the page's own `JSON.stringify` on every engine (`toJSON`, `Date`, `Map` as `{}`, typed arrays
+    /// as objects), not each protocol's serialisation.
+    package static let jsonTextFunction = """
+        function () {
+          'use strict';
+          const text = JSON.stringify(this, (key, value) => typeof value === 'bigint' ? value.toString() : value);
+          return text === undefined ? 'null' : text;
+        }
+        """
 
     /// Reads JSON text (what `JSON.stringify` produced).
     ///

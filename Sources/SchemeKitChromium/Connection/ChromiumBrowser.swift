@@ -28,6 +28,8 @@
         private let temporaryProfile: URL?
         /// The targets ``newPage(url:)`` opened: what ``close()`` closes on an attached Chromium.
         private let openedTargets = Locked(Set<String>())
+        /// Whether ``kill(signal:)`` was used: ``close()`` then does not ask a dead browser to quit.
+        private let killed = Locked(false)
 
         private init(connection: ChromiumConnection, process: ChromiumProcess?, temporaryProfile: URL?) {
             self.connection = connection
@@ -80,6 +82,9 @@
                     _ = try await connection.send("Browser.getVersion")
                 }
             } catch {
+                // A Chromium that did not answer in time, or a launch given up (cancelled), is
+                // killed at once rather than asked to quit; its profile goes with it.
+                process.signal(SIGKILL)
                 await browser.close()
                 throw ChromiumError(.launchFailed, "Chromium did not answer: \(error)")
             }
@@ -143,7 +148,9 @@
         /// then closes and every pending command throws ``ChromiumError/Code/disconnected``. Does
         /// nothing to an attached Chromium.
         package func kill(signal: Int32 = SIGKILL) {
-            process?.signal(signal)
+            guard let process else { return }
+            if signal == SIGKILL { killed.withLock { $0 = true } }
+            process.signal(signal)
         }
 
         /// Closes Chromium: `Browser.close`, then `SIGKILL` after two seconds; reaps the process and
@@ -162,12 +169,36 @@
                 connection.close()
                 return
             }
-            if !connection.isClosed {
+            if !connection.isClosed, !killed.withLock({ $0 }) {
                 _ = try? await withDeadline(.seconds(2)) { try await self.connection.send("Browser.close") }
             }
             await process.terminate(after: .seconds(2))
             connection.close()
-            if let temporaryProfile { try? FileManager.default.removeItem(at: temporaryProfile) }
+            if let temporaryProfile {
+                Self.removeSingletonDirectory(of: temporaryProfile)
+                await Self.removeProfile(temporaryProfile)
+            }
+        }
+
+        /// Removes the profile this browser made, again while Chromium's last helpers, ending
+        /// after the browser process that was reaped, still write into it (at most two seconds).
+        private static func removeProfile(_ directory: URL) async {
+            for _ in 0..<40 {
+                try? FileManager.default.removeItem(at: directory)
+                guard FileManager.default.fileExists(atPath: directory.path) else { return }
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+        }
+
+        /// Removes the directory Chromium made in `TMPDIR` for the profile's singleton socket
+        /// (`org.chromium.Chromium.XXXXXX`, named by the profile's `SingletonSocket` link). Chromium
+        /// removes it when it quits; a killed one leaves it behind.
+        private static func removeSingletonDirectory(of profile: URL) {
+            let link = profile.appendingPathComponent("SingletonSocket").path
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: link) else { return }
+            let directory = URL(fileURLWithPath: target).deletingLastPathComponent()
+            guard directory.lastPathComponent.hasPrefix("org.chromium.Chromium.") else { return }
+            try? FileManager.default.removeItem(at: directory)
         }
     }
 

@@ -75,26 +75,48 @@
         /// Evaluates `expression` in the page (a script: its completion value is the result),
         /// awaiting a Promise, and returns its value.
         ///
-        /// The contract is the same on every engine (see `JavaScriptValue`): what
-        /// `JSON.stringify` would keep, with `undefined` as `null`.
+        /// The contract is the same on every engine (see `JavaScriptValue`): the value as the page's
+        /// `JSON.stringify` gives it (a `BigInt` as its digits; `undefined` as `null`).
         ///
         /// - Returns: The value; print it to see it as JSON text.
         /// - Throws: ``ChromiumError/Code/evaluationFailed`` with the exception's text when the
-        ///   expression throws or the Promise rejects.
+        ///   expression throws, the Promise rejects, or the value has a cycle.
         public func evaluate(_ expression: String) async throws -> JavaScriptValue {
             // Read the reply's few fields in place: a result may hold what JSON cannot (NaN).
             let reply = try await send(
                 "Runtime.evaluate",
-                .object([
-                    "expression": .string(expression), "awaitPromise": .bool(true), "returnByValue": .bool(true),
-                ]))
-            if let exception = reply["exceptionDetails"] {
-                let detail =
-                    exception["exception"]?["description"]?.stringValue ?? exception["text"]?.stringValue
-                    ?? "exception"
-                throw ChromiumError(.evaluationFailed, detail)
+                .object(["expression": .string(expression), "awaitPromise": .bool(true)]))
+            try Self.checkException(reply)
+            let result = reply["result"] ?? .null
+            // A primitive comes with its value; an object (a symbol too) as a reference, given to
+            // the page's JSON.stringify and released.
+            guard let objectId = result["objectId"]?.stringValue else { return JavaScriptValue(remoteObject: result) }
+            let text: CDPValue
+            do {
+                text = try await send(
+                    "Runtime.callFunctionOn",
+                    .object([
+                        "objectId": .string(objectId), "functionDeclaration": .string(JavaScriptValue.jsonTextFunction),
+                        "returnByValue": .bool(true),
+                    ]))
+            } catch {
+                _ = try? await send("Runtime.releaseObject", .object(["objectId": .string(objectId)]))
+                throw error
             }
-            return JavaScriptValue(remoteObject: reply["result"] ?? .null)
+            _ = try? await send("Runtime.releaseObject", .object(["objectId": .string(objectId)]))
+            try Self.checkException(text)
+            guard let json = text["result"]?["value"]?.stringValue else {
+                throw ChromiumError(.malformedMessage, "the value's JSON text did not come back as a string")
+            }
+            return try JavaScriptValue(json: Data(json.utf8))
+        }
+
+        /// Throws ``ChromiumError/Code/evaluationFailed`` with the exception of `reply`, if any.
+        private static func checkException(_ reply: CDPValue) throws {
+            guard let exception = reply["exceptionDetails"] else { return }
+            let detail =
+                exception["exception"]?["description"]?.stringValue ?? exception["text"]?.stringValue ?? "exception"
+            throw ChromiumError(.evaluationFailed, detail)
         }
 
         /// A PNG screenshot of the viewport.

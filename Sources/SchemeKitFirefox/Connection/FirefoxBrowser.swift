@@ -34,6 +34,8 @@
         private let ownsSession: Bool
         /// The browsing contexts this browser opened and has not closed.
         let openedContexts = Locked(Set<String>())
+        /// Whether ``kill(signal:)`` was used: ``close()`` then does not ask a dead browser to quit.
+        private let killed = Locked(false)
 
         private init(
             connection: FirefoxConnection, version: String, process: FirefoxProcess?, temporaryDirectory: URL?,
@@ -89,9 +91,28 @@
             } catch {
                 process.signal(SIGKILL)
                 await process.terminate(after: .seconds(2))
-                try? FileManager.default.removeItem(at: directory)
-                throw error as? FirefoxError ?? FirefoxError(.launchFailed, "\(error)")
+                var failure = error as? FirefoxError ?? FirefoxError(.launchFailed, "\(error)")
+                if options.standardErrorPath == nil {
+                    // The log goes with the directory: say what it said instead of where it was.
+                    failure.message = failure.message.replacingOccurrences(of: " (see \(errorPath))", with: "")
+                    if let output = Self.lastLines(of: errorPath) { failure.message += "; Firefox printed: \(output)" }
+                }
+                await Self.removeProfile(directory)
+                throw failure
             }
+        }
+
+        /// The last few non-empty lines of the file at `path` (at most 2 KiB), joined by " | ";
+        /// `nil` when it is empty or cannot be read.
+        private static func lastLines(of path: String, count: Int = 5) -> String? {
+            guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+            defer { try? handle.close() }
+            let size = (try? handle.seekToEnd()) ?? 0
+            try? handle.seek(toOffset: size > 2048 ? size - 2048 : 0)
+            let text = String(decoding: (try? handle.readToEnd()) ?? Data(), as: UTF8.self)
+            let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty && !$0.hasPrefix("SchemeKit: Firefox pid ") }
+            return lines.isEmpty ? nil : lines.suffix(count).joined(separator: " | ")
         }
 
         /// Attaches to a Firefox that someone else started with `--remote-debugging-port`.
@@ -170,7 +191,9 @@
         /// as a crash would; the connection then closes and every pending command throws
         /// ``FirefoxError/Code/disconnected``. Does nothing to an attached Firefox.
         package func kill(signal: Int32 = SIGKILL) {
-            process?.signal(signal)
+            guard let process else { return }
+            if signal == SIGKILL { killed.withLock { $0 = true } }
+            process.signal(signal)
         }
 
         /// Removes the profile this browser made, again while Firefox's last processes, ending
@@ -192,7 +215,7 @@
         public func close() async {
             let connection = self.connection
             if let process {
-                if !connection.isClosed {
+                if !connection.isClosed, !killed.withLock({ $0 }) {
                     _ = try? await withDeadline(.seconds(2), orThrow: { FirefoxError(.timedOut, "browser.close") }) {
                         try await connection.send("browser.close")
                     }

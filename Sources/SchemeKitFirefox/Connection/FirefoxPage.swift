@@ -45,9 +45,8 @@
 
         /// Evaluates `expression` in the page, awaiting a Promise, and returns its value.
         ///
-        /// The contract is the same on every engine (see `JavaScriptValue`): what
-        /// `JSON.stringify` would keep, with `undefined` as `null`; a `bigint` becomes its digits and
-        /// a `Date` its ISO string.
+        /// The contract is the same on every engine (see `JavaScriptValue`): the value as the page's
+        /// `JSON.stringify` gives it (a `BigInt` as its digits; `undefined` as `null`).
         ///
         /// ```swift
         /// let secure = try await page.evaluate("isSecureContext").boolValue
@@ -57,8 +56,8 @@
         ///
         /// - Returns: The value; print it to see it as JSON text.
         /// - Throws: ``FirefoxError/Code/evaluationFailed`` with the exception's text when the
-        ///   expression throws or the Promise rejects, and when the page navigates to another
-        ///   document or closes before the value is ready.
+        ///   expression throws, the Promise rejects or the value has a cycle, and when the page
+        ///   navigates to another document or closes before the value is ready.
         public func evaluate(_ expression: String) async throws -> JavaScriptValue {
             JavaScriptValue(try await evaluateValue(expression))
         }
@@ -82,12 +81,7 @@
             let result = try await withThrowingTaskGroup(of: BiDiValue.self) { group in
                 group.addTask {
                     do {
-                        return try await connection.send(
-                            "script.evaluate",
-                            [
-                                "expression": .string(expression), "target": ["context": .string(context)],
-                                "awaitPromise": true, "resultOwnership": "none",
-                            ])
+                        return try await Self.evaluate(expression, in: context, on: connection)
                     } catch let error as FirefoxError where error.protocolError == "no such frame" {
                         // The realm went away as Firefox ran it (a reload, a closed page).
                         throw FirefoxError(.evaluationFailed, Self.goneMessage, protocolError: error.protocolError)
@@ -106,13 +100,60 @@
                 defer { group.cancelAll() }
                 return try await group.next()!
             }
-            if result["type"]?.stringValue == "exception" {
-                let details = result["exceptionDetails"]
-                throw FirefoxError(.evaluationFailed, details?["text"]?.stringValue ?? "the expression threw")
-            }
-            guard let remote = result["result"] else {
+            return result
+        }
+
+        /// `script.evaluate` of `expression`; an object (a symbol too) comes back as a handle, which
+        /// goes through the page's `JSON.stringify` and is then given up.
+        private static func evaluate(_ expression: String, in context: String, on connection: FirefoxConnection)
+            async throws -> BiDiValue
+        {
+            let target: BiDiValue = ["context": .string(context)]
+            let evaluated = try await connection.send(
+                "script.evaluate",
+                [
+                    "expression": .string(expression), "target": target, "awaitPromise": true,
+                    "resultOwnership": "root", "serializationOptions": ["maxObjectDepth": 0],
+                ])
+            try checkException(evaluated)
+            guard let remote = evaluated["result"] else {
                 throw FirefoxError(.malformedMessage, "script.evaluate returned no result")
             }
+            guard let handle = remote["handle"]?.stringValue else { return try json(fromPrimitive: remote) }
+            let text: BiDiValue
+            do {
+                text = try await connection.send(
+                    "script.callFunction",
+                    [
+                        "functionDeclaration": .string(JavaScriptValue.jsonTextFunction),
+                        "this": ["handle": .string(handle)], "target": target, "awaitPromise": false,
+                        "resultOwnership": "none",
+                    ])
+            } catch {
+                _ = try? await connection.send("script.disown", ["handles": [.string(handle)], "target": target])
+                throw error
+            }
+            _ = try? await connection.send("script.disown", ["handles": [.string(handle)], "target": target])
+            try checkException(text)
+            guard let json = text["result"]?["value"]?.stringValue else {
+                throw FirefoxError(.malformedMessage, "the value's JSON text did not come back as a string")
+            }
+            do {
+                return try BiDiJSONReader.read(Data(json.utf8))
+            } catch {
+                throw FirefoxError(.malformedMessage, "the value's JSON text: \(error)")
+            }
+        }
+
+        /// Throws ``FirefoxError/Code/evaluationFailed`` with the exception of a `script.*` result.
+        private static func checkException(_ result: BiDiValue) throws {
+            guard result["type"]?.stringValue == "exception" else { return }
+            let details = result["exceptionDetails"]
+            throw FirefoxError(.evaluationFailed, details?["text"]?.stringValue ?? "the expression threw")
+        }
+
+        /// A primitive's RemoteValue as JSON.
+        private static func json(fromPrimitive remote: BiDiValue) throws -> BiDiValue {
             do {
                 return try BiDiRemoteValue.json(from: remote)
             } catch {

@@ -124,6 +124,7 @@
                 if !firefoxIsRunning || reaped() {
                     throw FirefoxError(.launchFailed, "Firefox exited before it opened WebDriver BiDi (see \(path))")
                 }
+                if Task.isCancelled { throw FirefoxError(.launchFailed, "the launch was cancelled") }
                 try? await Task.sleep(for: .milliseconds(25))
             }
             throw FirefoxError(.launchFailed, "Firefox did not open WebDriver BiDi within \(timeout) (see \(path))")
