@@ -38,6 +38,33 @@
             #expect(kill(pid, 0) != 0, "Firefox is gone after close()")
         }
 
+        /// A Firefox that exits at once: the error quotes what it printed (its log is gone with the
+        /// temporary directory, so naming the file would not help), and nothing is left in TMPDIR.
+        @Test func aFirefoxThatExitsAtOnceIsReportedWithWhatItPrinted() async throws {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fake-firefox-\(UUID())")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let fake = directory.appendingPathComponent("firefox")
+            try Data("#!/bin/sh\necho 'Error: no DISPLAY environment variable specified' >&2\nexit 1\n".utf8)
+                .write(to: fake)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake.path)
+            var options = FirefoxLaunchOptions()
+            options.executable = fake.path
+            options.startupTimeout = .seconds(10)
+            let before = Set(try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()))
+            do {
+                _ = try await FirefoxBrowser.launch(options)
+                Issue.record("the fake Firefox launched")
+            } catch let error as FirefoxError {
+                #expect(error.code == .launchFailed)
+                #expect(error.message.contains("no DISPLAY environment variable"), "\(error)")
+                #expect(!error.message.contains("stderr.log"), "\(error)")
+            }
+            let left = Set(try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()))
+                .subtracting(before).filter { $0.hasPrefix("schemekit-firefox-") }
+            #expect(left.isEmpty, "\(left)")
+        }
+
         @Test func killingFirefoxFailsEveryPendingCommand() async throws {
             let browser = try await FirefoxBrowser.launch()
             let page = try await browser.newPage()
