@@ -271,8 +271,11 @@ if [ "${SCHEMEKIT_SKIP_SNIPPET_RUNS:-0}" != 1 ]; then
                 "$binary" "$@" > "$log.out" 2> "$log.err"; code=$?
                 if [ "$code" != 0 ] || [ ! -s "$log.out" ]; then
                     failures=$((failures + 1))
-                    echo "    run $i: exit $code, $(wc -c < "$log.out") bytes on stdout; stderr ends with:" >&2
-                    grep -v -E "ALSA|AL lib|a11y bus|D-Bus|dbus-launch|^$" "$log.err" | tail -3 | sed "s/^/      /" >&2
+                    echo "    run $i: exit $code, $(wc -c < "$log.out") bytes on stdout; stderr (without the loaded images):" >&2
+                    # A Swift crash prints why and where first, then a list of loaded images: keep the first.
+                    grep -v -E "ALSA|AL lib|a11y bus|D-Bus|dbus-launch|^$|^ *0x[0-9a-f]+.0x[0-9a-f]+ " "$log.err" \
+                        | head -40 | sed "s/^/      /" >&2
+                    cp "$log.err" "$log.err.$i"
                 fi
             done
             echo "    $((count - failures)) of $count runs exited 0 with output"
