@@ -176,17 +176,7 @@
             connection.close()
             if let temporaryProfile {
                 Self.removeSingletonDirectory(of: temporaryProfile)
-                await Self.removeProfile(temporaryProfile)
-            }
-        }
-
-        /// Removes the profile this browser made, again while Chromium's last helpers, ending
-        /// after the browser process that was reaped, still write into it (at most two seconds).
-        private static func removeProfile(_ directory: URL) async {
-            for _ in 0..<40 {
-                try? FileManager.default.removeItem(at: directory)
-                guard FileManager.default.fileExists(atPath: directory.path) else { return }
-                try? await Task.sleep(for: .milliseconds(50))
+                await ProfileDirectory.remove(temporaryProfile)
             }
         }
 

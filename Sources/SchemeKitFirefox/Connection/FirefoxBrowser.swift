@@ -97,7 +97,7 @@
                     failure.message = failure.message.replacingOccurrences(of: " (see \(errorPath))", with: "")
                     if let output = Self.lastLines(of: errorPath) { failure.message += "; Firefox printed: \(output)" }
                 }
-                await Self.removeProfile(directory)
+                await ProfileDirectory.remove(directory)
                 throw failure
             }
         }
@@ -196,16 +196,6 @@
             process.signal(signal)
         }
 
-        /// Removes the profile this browser made, again while Firefox's last processes, ending
-        /// after the one that was waited for, still write into it (at most two seconds).
-        private static func removeProfile(_ directory: URL) async {
-            for _ in 0..<40 {
-                try? FileManager.default.removeItem(at: directory)
-                guard FileManager.default.fileExists(atPath: directory.path) else { return }
-                try? await Task.sleep(for: .milliseconds(50))
-            }
-        }
-
         /// Closes the browser. Idempotent.
         ///
         /// A launched Firefox is asked to quit (`browser.close`), killed after two seconds if it has
@@ -222,7 +212,7 @@
                 }
                 await process.terminate(after: .seconds(2))
                 connection.close()
-                if let temporaryDirectory { await Self.removeProfile(temporaryDirectory) }
+                if let temporaryDirectory { await ProfileDirectory.remove(temporaryDirectory) }
                 return
             }
             let contexts = openedContexts.withLock { contexts in
