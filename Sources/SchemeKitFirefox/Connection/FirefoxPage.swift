@@ -78,7 +78,7 @@
             let connection = self.connection
             let context = self.context
             let lifecycle = connection.events(methods: Self.lifecycleEvents)
-            let result = try await withThrowingTaskGroup(of: BiDiValue.self) { group in
+            return try await withThrowingTaskGroup(of: BiDiValue.self) { group in
                 group.addTask {
                     do {
                         return try await Self.evaluate(expression, in: context, on: connection)
@@ -94,13 +94,13 @@
                             event.method == "browsingContext.contextDestroyed"
                                 ? "the page closed before the expression's value was ready" : Self.goneMessage)
                     }
-                    try Task.checkCancellation()
-                    throw connection.closedError ?? FirefoxError(.disconnected, "the connection closed")
+                    // The connection closed: the command fails with why (every pending one does);
+                    // wait for that instead of racing it with an error of this task's own.
+                    while true { try await Task.sleep(for: .seconds(3600)) }
                 }
                 defer { group.cancelAll() }
                 return try await group.next()!
             }
-            return result
         }
 
         /// `script.evaluate` of `expression`; an object (a symbol too) comes back as a handle, which
