@@ -178,14 +178,15 @@
             }
         }
 
-        /// A request without `Host` is malformed (RFC 9112 §3.2: 400), as are the attack cases a
-        /// black-box run found: two `Host` fields, a host with more than a port after it, an
-        /// absolute-form target naming another host than `Host`.
+        /// An HTTP/1.1 request without `Host` is malformed (RFC 9112 §3.2: 400), as are the attack
+        /// cases a black-box run found: two `Host` fields, a host with more than a port after it,
+        /// an absolute-form target naming another host than `Host`.
         @Test func aMissingOrMalformedHostIs400() async throws {
             try await TestServer.with { server in
                 let port = server.port
                 let requests = [
-                    "GET / HTTP/1.0\r\n\r\n",
+                    "GET / HTTP/1.1\r\nConnection: close\r\n\r\n",
+                    "GET / HTTP/1.0\r\nHost: \r\n\r\n",
                     "GET / HTTP/1.1\r\nHost: localhost\r\nHost: evil.example\r\nConnection: close\r\n\r\n",
                     "GET / HTTP/1.1\r\nHost: [::1].evil.example\r\nConnection: close\r\n\r\n",
                     "GET / HTTP/1.1\r\nHost: localhost:\(port)@evil\r\nConnection: close\r\n\r\n",
@@ -204,6 +205,22 @@
                         "GET http://localhost:\(port)/index.html HTTP/1.1\r\nHost: localhost:\(port)\r\nConnection: close\r\n\r\n"
                             .utf8))
                 #expect(absolute.status == 200, "an absolute-form target naming the same host")
+            }
+        }
+
+        /// RFC 9112 §3.2 requires `Host` of HTTP/1.1 requests only: an HTTP/1.0 client that sends
+        /// none (a minimal script, an old health check) gets the page, as from nginx.
+        @Test func anHTTP10RequestWithoutHostIsServed() async throws {
+            try await TestServer.with { server in
+                for target in ["/index.html", "/"] {
+                    let response = try await RawHTTP.transmit(
+                        port: server.port, Data("GET \(target) HTTP/1.0\r\n\r\n".utf8))
+                    #expect(response.status == 200, "\(target)")
+                    #expect(response.text.contains("<h1>hi</h1>"), "\(target)")
+                }
+                let head = try await RawHTTP.transmit(port: server.port, Data("HEAD /b.js HTTP/1.0\r\n\r\n".utf8))
+                #expect(head.status == 200)
+                #expect(head.header("Content-Type")?.hasPrefix("text/javascript") == true)
             }
         }
 

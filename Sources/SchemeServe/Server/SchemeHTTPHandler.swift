@@ -192,6 +192,15 @@
 
         private func respond(to head: HTTPRequestHead, body: ByteBuffer?, context: ChannelHandlerContext) {
             let started = shared.accessLog == nil ? nil : ContinuousClock.now
+            var head = head
+            if head.version == .http1_0, !head.headers.contains(name: "Host"), head.uri.utf8.first == UInt8(ascii: "/")
+            {
+                // RFC 9112 §3.2 asks `Host` only of HTTP/1.1: an HTTP/1.0 request without one is
+                // addressed to this server (as nginx and Go's server take it). No browser sends
+                // one, so it cannot be a DNS-rebinding load.
+                let port = context.channel.localAddress?.port.map { ":\($0)" } ?? ""
+                head.headers.add(name: "Host", value: "localhost\(port)")
+            }
             let keepAlive = head.isKeepAlive
             let planner = shared.planner
             let rules = planner.rules(forTarget: head.uri)
