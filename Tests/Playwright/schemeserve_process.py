@@ -5,11 +5,11 @@ import subprocess
 
 
 class SchemeServe:
-    """`schemeserve <directory> <arguments> --port 0`, until stop()."""
+    """`schemeserve <directory> <arguments> --port <port>` (0: any free port), until stop()."""
 
-    def __init__(self, binary, directory, arguments):
+    def __init__(self, binary, directory, arguments, port=0):
         self.process = subprocess.Popen(
-            [binary, directory, *arguments, "--port", "0", "--no-access-log"],
+            [binary, directory, *arguments, "--port", str(port), "--no-access-log"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = self.process.stdout.readline().strip()
         if not line.startswith("Serving "):

@@ -23,7 +23,8 @@ has seen them. So:
 6. With `--fallback ORIGIN`, the page's fetch() POSTs (JSON, a form's body) reach the origin with
    their bodies.
 7. With `--watch`, the page the browser gets (gzipped, as it asks) has the live-reload script, and
-   saving a stylesheet reloads the page, which still passes every self-check.
+   saving a stylesheet reloads the page, which still passes every self-check; so does restarting
+   schemeserve on the same port (files may have changed while it was down).
 
 Prints one line per check; exits 1 when any fails.
 """
@@ -225,6 +226,18 @@ def main():
                         handle.write("\n/* saved */\n")
                 check(live.evaluate("window.beforeSave") is None, "--watch: saving a stylesheet reloads the page")
                 check(passed(live.evaluate("window.sampleReport")), "--watch: the reloaded page passes every self-check")
+                # A restart (new flags, a rebuilt schemeserve) on the same port: the page reconnects
+                # and reloads, since files may have changed while no one watched them.
+                live.evaluate("window.beforeRestart = true")
+                check(watched.stop() == 0, "schemeserve --watch exits 0 on SIGTERM")
+                with open(os.path.join(site, "css", "style.css"), "a") as handle:
+                    handle.write("\n/* saved while stopped */\n")
+                with live.expect_navigation(wait_until="load", timeout=15000):
+                    watched = SchemeServe(os.path.join(args.bin, "schemeserve"), site, ["--watch"], port=watched.port)
+                check(live.evaluate("window.beforeRestart") is None, "--watch: a restarted server reloads the page")
+                check(passed(live.evaluate("window.sampleReport")), "--watch: the page after the restart passes every self-check")
+                restarted = live.evaluate("async () => (await (await fetch('css/style.css')).text()).includes('saved while stopped')")
+                check(restarted, "--watch: the page after the restart has what was saved while the server was down")
             finally:
                 check(watched.stop() == 0, "schemeserve --watch exits 0 on SIGTERM")
             browser.close()

@@ -24,11 +24,15 @@
         /// The path the WebSocket listens on.
         static let path = "/__schemeserve/livereload"
 
-        /// The script injected into HTML pages.
+        /// The script injected into HTML pages: reloads on `reload`, and reconnects every second
+        /// when the connection is lost. A page whose connection was open, lost, then open again
+        /// reloads too: the server was restarted, and files may have changed meanwhile.
         static let script = """
             <script>(()=>{const u=(location.protocol==="https:"?"wss://":"ws://")+location.host+"\(path)";\
-            const c=()=>{const s=new WebSocket(u);s.onmessage=(e)=>{if(e.data==="reload")location.reload()};\
-            s.onclose=()=>setTimeout(c,1000)};c()})();</script>
+            let l=false;const c=()=>{const s=new WebSocket(u);let o=false;\
+            s.onopen=()=>{if(l)location.reload();o=true};\
+            s.onmessage=(e)=>{if(e.data==="reload")location.reload()};\
+            s.onclose=()=>{l=l||o;setTimeout(c,1000)}};c()})();</script>
 
             """
 
