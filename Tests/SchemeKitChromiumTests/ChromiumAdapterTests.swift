@@ -32,6 +32,60 @@
             await harness.close()
         }
 
+        /// Adapters with registries of their own on one browser (a registry per tenant, or per
+        /// test): each serves its own origin and nobody else's, an origin two adapters name is the
+        /// first started one's, and stopping one leaves the others serving. Chromium keeps one set
+        /// of Fetch patterns per session, so each adapter's `Fetch.enable` used to replace the
+        /// last one's, and a stop's `Fetch.disable` ended them all.
+        @Test func adaptersOnOneBrowserServeTheirOwnOrigins() async throws {
+            let browser = try await ChromiumBrowser.launch()
+            func adapter(_ host: String, title: String) throws -> ChromiumSchemeAdapter {
+                let registry = SchemeRegistry()
+                try registry.register(
+                    StaticHandlerPage.html("<!doctype html><link rel=icon href=\"data:,\"><title>\(title)</title>"),
+                    for: "app")
+                return ChromiumSchemeAdapter(
+                    registry: registry, connection: browser.connection,
+                    configuration: ChromiumAdapterConfiguration(origins: [ChromiumVirtualOrigin(host: host)]))
+            }
+            let first = try adapter("first.localhost", title: "first")
+            let second = try adapter("second.localhost", title: "second")
+            let shadow = try adapter("first.localhost", title: "shadow")
+            let page = try await browser.newPage()
+            func title(_ host: String) async throws -> JavaScriptValue {
+                try await page.navigate(to: "https://\(host)/index.html")
+                return try await page.evaluate("document.title")
+            }
+            do {
+                try await first.start()
+                try await second.start()
+                try await shadow.start()
+                #expect(try await title("first.localhost") == .string("first"))
+                #expect(try await title("second.localhost") == .string("second"))
+                #expect(try await title("first.localhost") == .string("first"), "the first started adapter's")
+                for adapter in [first, second] {
+                    #expect(adapter.statistics.fulfilled >= 1)
+                    #expect(adapter.statistics.continued == 0, "no adapter lets another's request go")
+                    #expect(adapter.statistics.failed == 0)
+                }
+                #expect(shadow.statistics.paused == 0)
+
+                await second.stop()
+                #expect(try await title("first.localhost") == .string("first"), "the others go on")
+                await #expect(throws: ChromiumError.self) { try await title("second.localhost") }
+                try await second.start()
+                #expect(try await title("second.localhost") == .string("second"), "started again")
+
+                await first.stop()
+                #expect(try await title("first.localhost") == .string("shadow"), "the origin passes on")
+                #expect(try await title("second.localhost") == .string("second"))
+            } catch {
+                Issue.record(error)
+            }
+            for adapter in [first, second, shadow] { await adapter.stop() }
+            await browser.close()
+        }
+
         /// A redirect on the registry's origin (a handler's, or the network handler's for an origin
         /// redirecting to itself) keeps the page on the virtual origin, for a navigation and a
         /// `fetch()`: the browser gets `https://app.localhost/…`, never `app://localhost/…`.

@@ -25,6 +25,12 @@
     /// collects the response (CDP has no streaming fulfil) and answers `Fetch.fulfillRequest` with
     /// status, headers and body — raw bytes on CBOR, base64 on JSON.
     ///
+    /// ## Several adapters on one browser
+    /// Adapters with registries of their own may share a connection (a registry per tenant or per
+    /// test, on one browser): Chromium is asked to pause the union of their origins, each request
+    /// is served by the first started adapter whose origins name it, and stopping one leaves the
+    /// others intercepting.
+    ///
     /// ## Stops
     /// The task is stopped, and nothing more is sent for it, when Chromium reports the request
     /// canceled (`Network.loadingFailed {canceled: true}`, matched by `networkId` on auto-attached
@@ -66,6 +72,14 @@
             var undecodablePausedEvents = 0
         }
 
+        deinit {
+            // An adapter dropped without stop(): its origins are no longer paused for it.
+            let interception = connection.fetchInterception
+            guard interception.remove(ObjectIdentifier(self)) else { return }
+            let connection = self.connection
+            Task { _ = try? await interception.update(on: connection) }
+        }
+
         /// Creates an adapter; nothing is intercepted until ``start()``.
         ///
         /// - Parameters:
@@ -100,15 +114,23 @@
             state.withLock { $0.loop = loop }
             try await connection.send(CDP.SetDiscoverTargets(discover: true))
             try await connection.send(CDP.SetAutoAttach(waitForDebuggerOnStart: true))
-            try await connection.send(CDP.FetchEnable(urlPatterns: configuration.origins.map(\.urlPattern)))
+            try await connection.fetchInterception.add(
+                ObjectIdentifier(self), origins: configuration.origins, on: connection)
         }
 
-        /// Stops intercepting (`Fetch.disable`, and no more auto-attaching: pages opened later load
-        /// as if no adapter had run) and stops every task in flight. ``start()`` may run again.
+        /// Stops intercepting and stops every task in flight. ``start()`` may run again.
+        ///
+        /// Other adapters on the same connection go on: the browser keeps their origins' patterns.
+        /// When this was the last one, Fetch is disabled and pages are no longer auto-attached, so
+        /// pages opened later load as if no adapter had run.
         public func stop() async {
-            _ = try? await connection.send("Fetch.disable")
-            // New pages must not wait for a debugger that no longer releases them.
-            _ = try? await connection.send(CDP.SetAutoAttach(autoAttach: false, waitForDebuggerOnStart: false))
+            let interception = connection.fetchInterception
+            interception.remove(ObjectIdentifier(self))
+            _ = try? await interception.update(on: connection)
+            if interception.isEmpty {
+                // New pages must not wait for a debugger that no longer releases them.
+                _ = try? await connection.send(CDP.SetAutoAttach(autoAttach: false, waitForDebuggerOnStart: false))
+            }
             let loop = state.withLock { state in
                 defer { state.loop = nil }
                 return state.loop

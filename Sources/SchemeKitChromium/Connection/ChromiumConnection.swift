@@ -27,6 +27,9 @@
             var methods: Set<String>?
         }
 
+        /// The adapters intercepting on this connection: one `Fetch.enable` for all of them.
+        package let fetchInterception = ChromiumFetchInterception()
+
         /// How many events an ``events(sessionId:methods:bufferLimit:)`` sequence holds unread by
         /// default before it drops the oldest.
         package static let defaultEventBufferLimit = 1024
