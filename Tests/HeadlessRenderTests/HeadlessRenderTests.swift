@@ -551,5 +551,20 @@
                 #expect(left.isEmpty, "--timeout \(timeout) left \(left)")
             }
         }
+
+        /// Chromium exits at once, printing nothing, when `TMPDIR` is too long for its singleton
+        /// socket (a Unix socket path holds 107 bytes): the error says so, and how long it may be.
+        @Test func aTMPDIRTooLongForChromiumIsNamedInTheError() async throws {
+            guard Engine.built.contains(.chromium) else { return }
+            let site = try Self.site("<!doctype html><title>t</title>")
+            defer { try? FileManager.default.removeItem(at: site) }
+            let temporary = URL(fileURLWithPath: "/tmp/hr-\(UUID().uuidString)\(String(repeating: "x", count: 40))")
+            try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: temporary) }
+            let run = try headlessRender(.chromium, [site.path], environment: ["TMPDIR": temporary.path])
+            #expect(run.status == 2, "the engine did not start: \(run.stderr)")
+            #expect(run.stderr.contains("TMPDIR is \(temporary.path.utf8.count) bytes long"), "\(run.stderr)")
+            #expect(run.stderr.contains("at most 62 bytes"), "\(run.stderr)")
+        }
     }
 #endif

@@ -86,9 +86,23 @@
                 // killed at once rather than asked to quit; its profile goes with it.
                 process.signal(SIGKILL)
                 await browser.close()
-                throw ChromiumError(.launchFailed, "Chromium did not answer: \(error)")
+                throw ChromiumError(.launchFailed, "Chromium did not answer: \(error)\(temporaryDirectoryHint())")
             }
             return browser
+        }
+
+        /// Why a Chromium that exits at once, printing nothing, may have done so: its singleton
+        /// socket goes in `TMPDIR` (`$TMPDIR/org.chromium.Chromium.XXXXXX/SingletonSocket`), and a
+        /// Unix socket's path holds at most 107 bytes. Empty when `TMPDIR` is short enough.
+        static func temporaryDirectoryHint(
+            environment: [String: String] = ProcessInfo.processInfo.environment
+        ) -> String {
+            guard var directory = environment["TMPDIR"], !directory.isEmpty else { return "" }
+            while directory.count > 1, directory.hasSuffix("/") { directory.removeLast() }
+            let socket = directory + "/org.chromium.Chromium.XXXXXX/SingletonSocket"
+            guard socket.utf8.count > 107 else { return "" }
+            return
+                " (TMPDIR is \(directory.utf8.count) bytes long: Chromium's singleton socket in it, \(socket), is longer than the 107 bytes a Unix socket's path may have, and Chromium exits; use a TMPDIR of at most 62 bytes)"
         }
 
         /// Attaches to a Chromium that someone else started, over its DevTools WebSocket: the
