@@ -45,7 +45,8 @@
         /// Starts the thread, initialises GTK there and waits until its loop runs.
         ///
         /// - Throws: ``WebKitGTKError`` when GTK cannot open a display (no `DISPLAY`: run under
-        ///   `xvfb-run -a`).
+        ///   `xvfb-run -a`). An X server that `DISPLAY` names but that refuses connections (one
+        ///   resetting after its last client left, or still starting) is waited for up to 3 seconds.
         public convenience init() throws {
             try self.init(context: nil, initialisingGTK: true)
         }
@@ -60,7 +61,7 @@
             let thread = Thread {
                 let context = given ?? g_main_context_default()
                 g_main_context_acquire(context)
-                guard !initialisingGTK || gtk_init_check() != 0 else {
+                guard !initialisingGTK || GLibMainThread.initialiseGTK() else {
                     g_main_context_release(context)
                     state.withLock { $0.phase = .failed }
                     return
@@ -96,6 +97,22 @@
             guard phase != .failed else { throw WebKitGTKError.noDisplay }
             if initialisingGTK { Self.installExitHandler(for: self) }
         }
+
+        /// Initialises GTK on the calling thread; `false` when no display opens.
+        ///
+        /// With `DISPLAY` set, waits up to ``displayWaitLimit`` for the X server to accept a
+        /// connection and holds it while GTK connects (``XDisplayHold``): a server resetting after
+        /// its last client left would otherwise fail GTK's one attempt. Without a display to wait
+        /// for it fails at once.
+        static func initialiseGTK() -> Bool {
+            let hold = XDisplayHold(waitingUpTo: displayWaitLimit)
+            let initialised = gtk_init_check() != 0
+            hold?.release()
+            return initialised
+        }
+
+        /// How long ``initialiseGTK()`` waits for the X server `DISPLAY` names: 3 s.
+        static let displayWaitLimit = Duration.seconds(3)
 
         /// Whether the caller runs on this thread (inside a job of ``executor``, or a GLib callback).
         var isCurrent: Bool {

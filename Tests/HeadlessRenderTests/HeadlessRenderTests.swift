@@ -552,6 +552,48 @@
             }
         }
 
+        /// An X server resets when its last client leaves (Xvfb as `xvfb-run` starts it) and
+        /// refuses connections meanwhile: a render started right after another one ended on the
+        /// same server failed now and then ("GTK could not open a display"), more often on a
+        /// loaded machine. A display `DISPLAY` names is waited for (3 s); with none named, the
+        /// run fails at once with exit 2.
+        @Test func aNamedDisplayThatComesUpLateIsWaitedForAndNoDisplayExits2() async throws {
+            guard Engine.built.contains(.webkit) else { return }
+            let site = try Self.site("<!doctype html><title>late</title>")
+            defer { try? FileManager.default.removeItem(at: site) }
+            let none = try headlessRender(.webkit, [site.path, "--no-media"], environment: ["DISPLAY": ""])
+            #expect(none.status == 2, "\(none.stderr)")
+            #expect(none.stderr.contains("could not open a display"), "\(none.stderr)")
+
+            let display = try #require(
+                (150..<400).first { number in
+                    !["/tmp/.X\(number)-lock", "/tmp/.X11-unix/X\(number)"].contains {
+                        FileManager.default.fileExists(atPath: $0)
+                    }
+                })
+            let server = Process()
+            server.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
+            server.arguments = [":\(display)", "-screen", "0", "1024x768x24", "-nolisten", "tcp"]
+            server.standardError = FileHandle.nullDevice
+            server.standardOutput = FileHandle.nullDevice
+            let late = Task {
+                try await Task.sleep(for: .milliseconds(800))
+                try server.run()
+            }
+            defer {
+                late.cancel()
+                if server.isRunning {
+                    // SIGKILL: a child of this process may start with SIGTERM blocked.
+                    kill(server.processIdentifier, SIGKILL)
+                    server.waitUntilExit()
+                }
+            }
+            let run = try headlessRender(
+                .webkit, [site.path, "--no-media", "--eval", "document.title"], environment: ["DISPLAY": ":\(display)"])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stdout.contains("late"), "\(run.stdout)")
+        }
+
         /// Chromium exits at once, printing nothing, when `TMPDIR` is too long for its singleton
         /// socket (a Unix socket path holds 107 bytes): the error says so, and how long it may be.
         @Test func aTMPDIRTooLongForChromiumIsNamedInTheError() async throws {
