@@ -18,8 +18,8 @@
     package final class ChromiumFetchInterception: Sendable {
         /// What an adapter does with a paused request.
         package enum Decision: Sendable, Equatable {
-            /// Serve it from its registry.
-            case serve
+            /// Serve it from its registry, at this registry URL.
+            case serve(registryURL: String)
             /// Let it go to the network (`Fetch.continueRequest`): no adapter's origins name it.
             case `continue`
             /// Leave it to the adapter that owns it.
@@ -34,7 +34,7 @@
         private struct State {
             var registered: [Registered] = []
             /// The last update sent or queued: the next one waits for it.
-            var tail: Task<Void, Never>?
+            var tail: Task<Result<Void, any Error>, Never>?
         }
 
         private let state = Locked(State())
@@ -79,8 +79,9 @@
         /// Who handles a paused request for `url`, as seen by `adapter`.
         package func decision(for url: String, adapter: ObjectIdentifier) -> Decision {
             state.withLock { state in
-                if let owner = state.registered.first(where: { $0.origins.registryURL(for: url) != nil }) {
-                    return owner.adapter == adapter ? .serve : .ignore
+                for registered in state.registered {
+                    guard let registryURL = registered.origins.registryURL(for: url) else { continue }
+                    return registered.adapter == adapter ? .serve(registryURL: registryURL) : .ignore
                 }
                 let first = state.registered.first?.adapter
                 return first == nil || first == adapter ? .continue : .ignore
@@ -93,10 +94,9 @@
             let mine = state.withLock { state in
                 let previous = state.tail
                 let mine = Task { () -> Result<Void, any Error> in
-                    await previous?.value
+                    _ = await previous?.value
                     // The set as it is now, not as it was when this update was asked for.
-                    var seen = Set<String>()
-                    let patterns = self.patterns.filter { seen.insert($0).inserted }
+                    let patterns = self.patterns
                     do {
                         if patterns.isEmpty {
                             try await connection.send("Fetch.disable")
@@ -108,15 +108,17 @@
                         return .failure(error)
                     }
                 }
-                state.tail = Task { _ = await mine.value }
+                state.tail = mine
                 return mine
             }
             try await mine.value.get()
         }
 
-        /// Every registered origin's pattern, in registration order (duplicates included).
+        /// Every registered origin's pattern once, in registration order.
         private var patterns: [String] {
-            state.withLock { $0.registered.flatMap { $0.origins.map(\.urlPattern) } }
+            var seen = Set<String>()
+            return state.withLock { $0.registered.flatMap { $0.origins.map(\.urlPattern) } }
+                .filter { seen.insert($0).inserted }
         }
     }
 

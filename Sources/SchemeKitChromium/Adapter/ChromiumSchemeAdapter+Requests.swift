@@ -44,15 +44,12 @@
         /// Starts a registry task for a paused request.
         func pause(_ paused: CDP.RequestPaused, sessionId: String?) {
             let requestId = paused.requestId
+            let registryURL: String
             switch connection.fetchInterception.decision(for: paused.request.url, adapter: ObjectIdentifier(self)) {
-            case .serve: break
+            case .serve(let url): registryURL = url
             case .ignore: return  // another adapter's on this connection
             case .continue:
                 // No adapter's (a pattern Chromium matched more widely): let it go.
-                send(CDP.ContinueRequest(requestId: requestId))
-                return
-            }
-            guard let registryURL = configuration.origins.registryURL(for: paused.request.url) else {
                 send(CDP.ContinueRequest(requestId: requestId))
                 return
             }
