@@ -16,7 +16,10 @@ struct StopInsideDeliveryTests {
         let task = Locked<SchemeTask?>(nil)
         let lockWasFree = ConditionLock<Bool?>(nil)
 
-        /// Asks another thread to read the task's state and waits at most two seconds for it.
+        /// Asks another thread to read the task's state and waits for it. The wait is bounded only
+        /// so a deadlock (the bug) fails the test instead of hanging it: 20 s, far beyond what a
+        /// new thread takes to read a free lock on a loaded CI machine, even under the thread
+        /// sanitizer (a 2 s bound once failed in CI).
         func check() {
             guard let task = task.withLock({ $0 }) else { return }
             let done = ConditionLock(false)
@@ -24,7 +27,7 @@ struct StopInsideDeliveryTests {
                 _ = task.isStopped
                 done.withLock { $0 = true }
             }.start()
-            let free = done.wait(timeout: .seconds(2)) { $0 ? true : nil } ?? false
+            let free = done.wait(timeout: .seconds(20)) { $0 ? true : nil } ?? false
             lockWasFree.withLock { $0 = free }
         }
     }
@@ -63,7 +66,7 @@ struct StopInsideDeliveryTests {
         let task = registry.task(for: try SchemeRequest("app://localhost/")) { StoppingSink(task: $0) }
         probe.task.withLock { $0 = task }
         task.start()
-        let free = try await onThread { probe.lockWasFree.wait(timeout: .seconds(20)) { $0 } }
+        let free = try await onThread { probe.lockWasFree.wait(timeout: .seconds(60)) { $0 } }
         #expect(free == true, "the cancellation handler ran with the task's lock free")
         await task.waitForCompletion()
         #expect(task.isStopped)
