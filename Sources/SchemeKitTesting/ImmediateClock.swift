@@ -3,12 +3,13 @@ import Synchronization
 
 /// A clock whose sleeps return at once, advancing its time and recording each requested sleep.
 ///
-/// Inject it into ``ShapedHandler``, ``DelayedHandler`` and ``ThrottledHandler`` (or your own clock-generic code)
-/// to test pacing without waiting and without timing assertions:
+/// Inject it into ``ShapedHandler`` (or your own clock-generic code) to test pacing without
+/// waiting and without timing assertions:
 ///
 /// ```swift
 /// let clock = ImmediateClock()
-/// let slow = ThrottledHandler(StaticHandler(Data(count: 3000)), bytesPerSecond: 1000, chunkSize: 1000, clock: clock)
+/// let slow = StaticHandler(Data(count: 3000))
+///     .shaped(NetworkConditions(bytesPerSecond: 1000, chunkSize: 1000), clock: clock)
 /// _ = try await ScriptedEngine(serving: slow).run("app://localhost/")
 /// #expect(clock.sleeps == [.seconds(1), .seconds(1), .seconds(1)])
 /// ```

@@ -30,15 +30,17 @@ struct StubHandlerTests {
 
     @Test func delayedHandlerWaitsOnItsClock() async throws {
         let clock = ImmediateClock()
-        let result = try await ScriptedEngine(serving: StaticHandler("late").delayed(by: .seconds(5), clock: clock))
-            .run("app://h/")
+        let result = try await ScriptedEngine(
+            serving: StaticHandler("late").delayed(by: .fixed(.seconds(5)), clock: clock)
+        )
+        .run("app://h/")
         #expect(result.bodyString == "late")
         #expect(clock.sleeps == [.seconds(5)])
     }
 
     @Test func aStopDuringTheDelayMeansTheWrappedHandlerNeverRuns() async throws {
         let inner = CountingHandler(StaticHandler("late"))
-        let engine = try ScriptedEngine(serving: DelayedHandler(inner, delay: .seconds(60)), timeout: .milliseconds(20))
+        let engine = try ScriptedEngine(serving: inner.delayed(by: .fixed(.seconds(60))), timeout: .milliseconds(20))
         let result = try await engine.run("app://h/")
         #expect(result.timedOut)
         #expect(inner.calls == 0)
@@ -48,7 +50,8 @@ struct StubHandlerTests {
     @Test(arguments: [(10_000, 1_000, nil as Int?, 100), (3_000, 1_000, 1_000, 3), (1_001, 1_000, 500, 3)])
     func throttlingPacesTheBodyToTheBandwidth(bytes: Int, rate: Int, chunk: Int?, writes: Int) async throws {
         let clock = ImmediateClock()
-        let handler = StaticHandler(Data(count: bytes)).throttled(bytesPerSecond: rate, chunkSize: chunk, clock: clock)
+        let handler = StaticHandler(Data(count: bytes))
+            .shaped(NetworkConditions(bytesPerSecond: rate, chunkSize: chunk), clock: clock)
         let result = try await ScriptedEngine(serving: handler).run("app://h/")
         #expect(result.body.count == bytes)
         #expect(result.recording.chunks.count == writes)
@@ -58,8 +61,8 @@ struct StubHandlerTests {
 
     @Test func throttlingIsStoppedMidBody() async throws {
         let clock = ImmediateClock()
-        let handler = StaticHandler(Data(count: 10_000)).throttled(
-            bytesPerSecond: 1_000, chunkSize: 1_000, clock: clock)
+        let handler = StaticHandler(Data(count: 10_000))
+            .shaped(NetworkConditions(bytesPerSecond: 1_000, chunkSize: 1_000), clock: clock)
         let result = try await ScriptedEngine(serving: handler).run("app://h/", stoppingAt: .afterBytes(3_000))
         #expect(result.body.count == 3_000)
         #expect(result.wasStopped)
