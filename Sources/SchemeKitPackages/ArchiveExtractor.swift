@@ -134,8 +134,10 @@
                         throw PackageStoreError(.duplicateEntry(entry.name))
                     }
                     plan.files.insert(relative)
-                    declaredTotal += entry.uncompressedSize
-                    if declaredTotal > UInt64(limits.maxUncompressedSize) {
+                    // ZIP64 declares sizes in 64 bits: a sum that overflows is over any limit.
+                    let (sum, overflow) = declaredTotal.addingReportingOverflow(entry.uncompressedSize)
+                    declaredTotal = sum
+                    if overflow || declaredTotal > UInt64(limits.maxUncompressedSize) {
                         throw PackageStoreError(
                             .limitExceeded("the files total more than \(limits.maxUncompressedSize) bytes uncompressed")
                         )

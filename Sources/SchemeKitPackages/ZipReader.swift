@@ -96,6 +96,11 @@
                     throw Self.corrupt("central directory record \(index + 1) of \(count) is damaged")
                 }
                 let entry = try parseRecord(directory, at: &position)
+                // An entry's header and data lie before the central directory: past this check, an
+                // offset plus a compressed size cannot overflow (ZIP64 declares them in 64 bits).
+                guard entry.localHeaderOffset < offset, entry.compressedSize <= offset - entry.localHeaderOffset else {
+                    throw Self.corrupt("the data of \"\(entry.name.prefix(200))\" lies outside the archive's entries")
+                }
                 entries.append(entry)
             }
             guard position == directory.count else {

@@ -136,6 +136,30 @@
                 try ZipSurgery.patchCentralDirectory(of: zip, entry: "js/app.js", fieldOffset: 16, value: 0xDEAD_BEEF)
                 return PackageInstallRequest(source: .file(zip), version: "2.0.0")
             },
+            // ZIP64 (zip -fz) declares sizes in 64 bits; found by FuzzZip, both trapped on overflow.
+            BadInput(name: "ZIP64 sizes whose sum overflows 64 bits", expected: .limitExceeded) { zip, temp in
+                let source = temp.path("src-zip64-sum")
+                try TestPackage.webApp("2").write(under: source)
+                // Named in order: the lying entry comes after one with a size, so the sum wraps.
+                let files = ["index.html", "css/site.css", "img/logo.bin", "js/app.js"]
+                #expect(try run("zip", ["-q", "-fz", zip.path] + files, in: source) == 0)
+                try ZipSurgery.patchZip64Field(of: zip, entry: "js/app.js", value: .max)
+                return PackageInstallRequest(source: .file(zip), version: "2.0.0")
+            },
+            BadInput(name: "ZIP64 compressed size past the end of the file", expected: .corruptArchive) { zip, temp in
+                let source = temp.path("src-zip64-compressed")
+                var package = TestPackage.webApp("2")
+                package.files["big.txt"] = Data(repeating: 0x61, count: 1000)  // deflated
+                try package.write(under: source)
+                let files = ["index.html", "big.txt"]
+                #expect(try run("zip", ["-q", "-fz", zip.path] + files, in: source) == 0)
+                // The record's uncompressed size in 32 bits, its compressed size saturated: the ZIP64
+                // field's one value is then the compressed size.
+                try ZipSurgery.patchCentralDirectory(of: zip, entry: "big.txt", fieldOffset: 24, value: 1000)
+                try ZipSurgery.patchCentralDirectory(of: zip, entry: "big.txt", fieldOffset: 20, value: 0xFFFF_FFFF)
+                try ZipSurgery.patchZip64Field(of: zip, entry: "big.txt", value: .max - 5)
+                return PackageInstallRequest(source: .file(zip), version: "2.0.0")
+            },
         ]
 
         static let bombs: [BadInput] = [

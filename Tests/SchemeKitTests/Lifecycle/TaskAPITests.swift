@@ -185,14 +185,16 @@ struct TaskAPITests {
                 try await Task.sleep(for: .seconds(3600))
             } onCancel: {
                 // Another thread takes the task's lock while the handler is cancelled: this
-                // deadlocks if the stop cancels while holding it.
+                // deadlocks if the stop cancels while holding it. The wait is bounded only so the
+                // bug fails the test instead of hanging it: 20 s, as a loaded thread-sanitizer run
+                // once took over 2 s to read a free lock.
                 let done = DispatchSemaphore(value: 0)
                 Thread.detachNewThread {
                     _ = shared.value?.metrics
                     reachedLock.withLock { $0 = true }
                     done.signal()
                 }
-                _ = done.wait(timeout: .now() + 5)
+                _ = done.wait(timeout: .now() + 20)
             }
             return .handled
         }
