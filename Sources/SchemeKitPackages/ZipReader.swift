@@ -99,7 +99,7 @@
                 // An entry's header and data lie before the central directory: past this check, an
                 // offset plus a compressed size cannot overflow (ZIP64 declares them in 64 bits).
                 guard entry.localHeaderOffset < offset, entry.compressedSize <= offset - entry.localHeaderOffset else {
-                    throw Self.corrupt("the data of \"\(entry.name.prefix(200))\" lies outside the archive's entries")
+                    throw Self.corrupt("the data of \"\(entry.name.prefix(200))\" lies past the central directory")
                 }
                 entries.append(entry)
             }
