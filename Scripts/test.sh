@@ -20,7 +20,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
-log() { printf '\n==> %s\n' "$*"; }
+log() { printf '\n==> [%ss] %s\n' "$SECONDS" "$*"; }
 
 # --- 1. System packages --------------------------------------------------------------------
 apt_packages=(libwebkitgtk-6.0-dev xvfb xauth chromium firefox-esr poppler-utils media-types zip unzip python3
