@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Builds the DocC documentation of every SchemeKit library with warnings as errors, so a broken
 # symbol link or a malformed article fails. Every trait is on (the engine adapters' sources are
-# trait-gated), in a build folder of its own (.build-docc). swift-docc-plugin is added to the
-# manifest only when SCHEMEKIT_DOCC is set, so a package depending on SchemeKit never resolves it.
+# trait-gated), in a build folder of its own (.build-docc; SCHEMEKIT_DOCC_SCRATCH=DIR for another:
+# Scripts/test.sh passes its own .build, whose dependencies are built by then). swift-docc-plugin is
+# added to the manifest only when SCHEMEKIT_DOCC is set, so a package depending on SchemeKit never
+# resolves it.
 #
 # Usage: bash Scripts/docs.sh [OUTPUT_DIR]     (default: .build-docc/site; one archive per library)
 set -euo pipefail
@@ -13,7 +15,7 @@ libraries=(SchemeKit SchemeKitTesting SchemeKitPackages SchemeServe SchemeKitAsy
 mkdir -p "$out"
 for library in "${libraries[@]}"; do
     echo "DocC: $library"
-    SCHEMEKIT_DOCC=1 swift package --enable-all-traits --scratch-path .build-docc \
+    SCHEMEKIT_DOCC=1 swift package --enable-all-traits --scratch-path "${SCHEMEKIT_DOCC_SCRATCH:-.build-docc}" \
         generate-documentation --target "$library" --warnings-as-errors \
         --output-path "$out/$library" >"/tmp/schemekit-docc-$library.log" 2>&1 || {
         grep -E -A3 "^(error|warning):" "/tmp/schemekit-docc-$library.log" | head -60 >&2
