@@ -8,8 +8,6 @@
     /// `evaluate(_:)` awaits a promise and throws a `Failure` whose
     /// ``BrowserRenderFailure/isEvaluationFailure`` is `true` when the expression itself threw.
     package protocol RenderablePage: PoolableSession {
-        /// The engine's PDF options.
-        associatedtype PDFOptions: Sendable
         /// The engine's error.
         associatedtype Failure: BrowserRenderFailure
         /// Loads `url` and waits for its `load` event, at most `timeout`.
@@ -90,7 +88,7 @@
         /// request of the load that failed and why; an expression that throws is reported in
         /// ``BrowserRenderOutput/evaluationError``, not thrown.
         package func renderPage(
-            _ url: String, evaluate expression: String?, snapshot: Bool, pdf: Page.PDFOptions?, timeout: Duration
+            _ url: String, evaluate expression: String?, snapshot: Bool, pdf: PDFOptions?, timeout: Duration
         ) async throws -> BrowserRenderOutput<Record, Page.Failure> {
             let holder = RenderHolder()
             let page = try await pool.acquire(for: holder)

@@ -30,7 +30,7 @@
         public static func javaScript(_ message: String) -> WebKitGTKError { WebKitGTKError(.javaScript, message) }
         /// A snapshot could not be taken or saved.
         public static func snapshot(_ message: String) -> WebKitGTKError { WebKitGTKError(.snapshot, message) }
-        /// The page could not be printed to a PDF file (``WebViewSession/printToPDF(to:pageWidth:pageHeight:background:)``).
+        /// The page could not be printed to a PDF file (``WebViewSession/printToPDF(to:options:)``).
         public static func print(_ message: String) -> WebKitGTKError { WebKitGTKError(.print, message) }
         /// WebKit could not clear website data (``WebKitSchemeAdapter/clearMemoryCache(networkSession:)``).
         public static func websiteData(_ message: String) -> WebKitGTKError { WebKitGTKError(.websiteData, message) }

@@ -2,6 +2,7 @@
 #if WebKitGTK
     import CWebKitGTK
     import Foundation
+    public import SchemeKit
 
     extension WebViewSession {
         /// Prints the page to a PDF file with WebKit's print operation, no dialog: GTK's "Print to
@@ -9,22 +10,20 @@
         /// backend, `libprintbackend-file.so`, must be installed: it comes with `libgtk-4-1`).
         ///
         /// ```swift
-        /// try await session.printToPDF(to: "/tmp/page.pdf", pageWidth: 21.0, pageHeight: 29.7, background: true)
+        /// try await session.printToPDF(to: "/tmp/page.pdf", options: PDFOptions(pageWidth: 21.0, pageHeight: 29.7))  // A4
         /// ```
         ///
         /// - Parameters:
         ///   - path: Where to write the PDF; an existing regular file is replaced, at once when
         ///     the PDF is complete (it is printed to a temporary file beside it, then renamed), so
         ///     a failed print leaves it as it was. A directory or an empty path is refused.
-        ///   - pageWidth: The paper's width in centimetres. Default: 21.59 (US Letter).
-        ///   - pageHeight: The paper's height in centimetres. Default: 27.94 (US Letter).
-        ///   - background: Print background colours and images (WebKit's `print-backgrounds`
-        ///     setting, restored afterwards). Default: `false`.
+        ///   - options: The paper, in centimetres, and whether backgrounds print (WebKit's
+        ///     `print-backgrounds` setting, restored afterwards). Default: US Letter, no backgrounds,
+        ///     as on the other engines.
         /// - Throws: ``WebKitGTKError/print(_:)`` with GTK's message when printing fails, the file
         ///   is missing afterwards, or `path` is empty, names a directory or cannot be replaced.
-        public func printToPDF(
-            to path: String, pageWidth: Double = 21.59, pageHeight: Double = 27.94, background: Bool = false
-        ) async throws {
+        public func printToPDF(to path: String, options: PDFOptions = PDFOptions()) async throws {
+            let (pageWidth, pageHeight, background) = (options.pageWidth, options.pageHeight, options.background)
             guard !path.isEmpty else { throw WebKitGTKError.print("no PDF path given") }
             let destination = URL(fileURLWithPath: path).standardizedFileURL
             var isDirectory: ObjCBool = false

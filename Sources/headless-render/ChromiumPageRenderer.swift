@@ -14,7 +14,7 @@
         static var browserName: String { "Chromium" }
 
         static func start(_ options: HeadlessRender, registry: SchemeRegistry) async throws -> ChromiumRenderer {
-            let origins = [ChromiumVirtualOrigin(host: "\(options.scheme).localhost", scheme: options.scheme)]
+            let origins = [VirtualOrigin(host: "\(options.scheme).localhost", scheme: options.scheme)]
             guard let url = options.connect else {
                 // Over the pipe a body travels as raw CBOR bytes in one message: the limit is the body's.
                 var configuration = ChromiumAdapterConfiguration()
@@ -25,10 +25,6 @@
                 to: url, maximumMessageSize: options.maxMessageSize ?? 16 << 20,
                 timeout: .seconds(min(options.timeout, 20)))
             return try await start(registry: registry, origins: origins, browser: browser)
-        }
-
-        static func pdfOptions(_ size: PaperSize, background: Bool) -> ChromiumPDFOptions {
-            ChromiumPDFOptions(pageWidth: size.width, pageHeight: size.height, background: background)
         }
 
         static func request(_ record: ChromiumRequestRecord) -> RenderReport.Request {

@@ -14,7 +14,7 @@
         static var browserName: String { "Firefox" }
 
         static func start(_ options: HeadlessRender, registry: SchemeRegistry) async throws -> FirefoxRenderer {
-            let origins = [FirefoxVirtualOrigin(host: "\(options.scheme).localhost", scheme: options.scheme)]
+            let origins = [VirtualOrigin(host: "\(options.scheme).localhost", scheme: options.scheme)]
             let browser: FirefoxBrowser
             if let url = options.connect {
                 browser = try await FirefoxBrowser.connect(
@@ -26,10 +26,6 @@
                 browser = try await FirefoxBrowser.launch(launch)
             }
             return try await start(registry: registry, origins: origins, browser: browser)
-        }
-
-        static func pdfOptions(_ size: PaperSize, background: Bool) -> FirefoxPDFOptions {
-            FirefoxPDFOptions(pageWidth: size.width, pageHeight: size.height, background: background)
         }
 
         static func request(_ record: FirefoxRequestRecord) -> RenderReport.Request {

@@ -11,16 +11,12 @@
         associatedtype Page: HeadlessBrowserPage
         /// What one render produced (the renderer's `Result`).
         associatedtype Output: HeadlessRenderOutput
-        /// The engine's PDF options.
-        associatedtype PDFOptions: Sendable
         /// The engine's name on the command line and in the report (`chromium`).
         static var engine: String { get }
         /// The browser's name in messages (`Chromium`).
         static var browserName: String { get }
         /// Launches the browser, or attaches to `--connect`, and starts a renderer on `origin`'s host.
         static func start(_ options: HeadlessRender, registry: SchemeRegistry) async throws -> Self
-        /// The PDF options for a page of `size`.
-        static func pdfOptions(_ size: PaperSize, background: Bool) -> PDFOptions
         /// The report's row for a request record.
         static func request(_ record: Output.Record) -> RenderReport.Request
         /// The page pool the renders use.
@@ -123,9 +119,7 @@
             do {
                 result = try await renderer.render(
                     target, evaluate: options.eval, snapshot: options.screenshot != nil,
-                    pdf: options.pdf.map { _ in
-                        Renderer.pdfOptions(options.pdfPageSize, background: options.pdfBackground)
-                    },
+                    pdf: options.pdf.map { _ in options.pdfOptions },
                     timeout: .seconds(options.timeout))
             } catch {
                 throw RenderError("the page failed to load: \(error)")

@@ -107,6 +107,11 @@
         @Flag(help: "Print background colours and images into the PDF (browsers leave them out by default).")
         var pdfBackground = false
 
+        /// `--pdf-page-size` and `--pdf-background` as every engine's PDF call takes them.
+        var pdfOptions: PDFOptions {
+            PDFOptions(pageWidth: pdfPageSize.width, pageHeight: pdfPageSize.height, background: pdfBackground)
+        }
+
         @Option(
             help: """
                 Attach to a browser this command does not start, and never stop it: a Chromium DevTools \

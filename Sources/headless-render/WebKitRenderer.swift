@@ -112,9 +112,7 @@
                 report.screenshot = screenshot
             }
             if let pdf = options.pdf {
-                try await session.printToPDF(
-                    to: pdf, pageWidth: options.pdfPageSize.width, pageHeight: options.pdfPageSize.height,
-                    background: options.pdfBackground)
+                try await session.printToPDF(to: pdf, options: options.pdfOptions)
                 report.pdf = pdf
             }
             // A request the page saw complete may still be ending here (its log entry is written when

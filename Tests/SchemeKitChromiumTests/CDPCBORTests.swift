@@ -1,5 +1,6 @@
 #if Chromium
     import Foundation
+    import SchemeKit
     import Testing
 
     @testable import SchemeKitChromium
@@ -102,7 +103,7 @@
             ("http://app.localhost/", nil),
         ])
         func mapsVirtualOriginsToRegistryURLs(url: String, expected: String?) {
-            #expect(ChromiumVirtualOrigin(host: "app.localhost").registryURL(for: url) == expected)
+            #expect(VirtualOrigin(host: "app.localhost").registryURL(for: url) == expected)
         }
 
         @Test func capsOpenEndedRangesOnly() {

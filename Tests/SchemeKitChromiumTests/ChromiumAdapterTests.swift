@@ -46,7 +46,7 @@
                     for: "app")
                 return ChromiumSchemeAdapter(
                     registry: registry, connection: browser.connection,
-                    configuration: ChromiumAdapterConfiguration(origins: [ChromiumVirtualOrigin(host: host)]))
+                    configuration: ChromiumAdapterConfiguration(origins: [VirtualOrigin(host: host)]))
             }
             let first = try adapter("first.localhost", title: "first")
             let second = try adapter("second.localhost", title: "second")

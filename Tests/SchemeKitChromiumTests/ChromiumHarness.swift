@@ -11,7 +11,7 @@
         let registry: SchemeRegistry
         let page: ChromiumPage
 
-        static let origin = ChromiumVirtualOrigin(host: "app.localhost", scheme: "app", registryHost: "localhost")
+        static let origin = VirtualOrigin(host: "app.localhost", scheme: "app", registryHost: "localhost")
 
         /// The sample app's directory.
         static var sampleApp: URL {

@@ -84,7 +84,7 @@
             defer { Task { await browser.close() } }
             let page = try await browser.newPage()
             try await page.navigate(to: "data:text/html,<h1>Printed by Chromium</h1>")
-            let pdf = try await page.printToPDF(ChromiumPDFOptions(pageWidth: 21.0, pageHeight: 29.7, background: true))
+            let pdf = try await page.printToPDF(PDFOptions(pageWidth: 21.0, pageHeight: 29.7, background: true))
             #expect(pdf.starts(with: Array("%PDF-".utf8)))
             await browser.close()
         }

@@ -119,7 +119,7 @@
                 let chromiumAdapter = ChromiumSchemeAdapter(
                     registry: registry, connection: chromium.connection,
                     configuration: ChromiumAdapterConfiguration(
-                        origins: [ChromiumVirtualOrigin(host: "app.localhost")]))
+                        origins: [VirtualOrigin(host: "app.localhost")]))
                 try await chromiumAdapter.start()
                 func chromiumPeer(_ name: String, base: String) async throws -> Peer {
                     let page = try await chromium.newPage()

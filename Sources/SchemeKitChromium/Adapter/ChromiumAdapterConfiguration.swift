@@ -1,8 +1,10 @@
 #if Chromium
+    public import SchemeKit
+
     /// The knobs of a ``ChromiumSchemeAdapter``.
     ///
     /// ```swift
-    /// var configuration = ChromiumAdapterConfiguration(origins: [ChromiumVirtualOrigin(host: "app.localhost")])
+    /// var configuration = ChromiumAdapterConfiguration(origins: [VirtualOrigin(host: "app.localhost")])
     /// configuration.whenPassed = .continueRequest     // let unanswered requests reach the network
     /// ```
     public struct ChromiumAdapterConfiguration: Sendable {
@@ -17,7 +19,7 @@
         }
 
         /// The origins served. Default: none (add at least one).
-        public var origins: [ChromiumVirtualOrigin]
+        public var origins: [VirtualOrigin]
         /// What happens when every handler passes. Default: ``PassPolicy/notFound``.
         public var whenPassed: PassPolicy
         /// The longest a request may stay unanswered before its task is stopped and Chromium told
@@ -44,7 +46,7 @@
 
         /// Creates a configuration; every parameter has the default documented on its property.
         public init(
-            origins: [ChromiumVirtualOrigin] = [],
+            origins: [VirtualOrigin] = [],
             whenPassed: PassPolicy = .notFound,
             requestTimeout: Duration? = .seconds(60),
             maximumJSONBodySize: Int = ((100 << 20) - (64 << 10)) / 4 * 3,

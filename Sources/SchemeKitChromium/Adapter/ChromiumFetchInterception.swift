@@ -1,5 +1,5 @@
 #if Chromium
-    import SchemeKit
+    package import SchemeKit
     import SchemeKitBrowserSupport
 
     /// The adapters intercepting on one connection, and the one `Fetch.enable` that serves them all.
@@ -28,7 +28,7 @@
 
         private struct Registered {
             var adapter: ObjectIdentifier
-            var origins: [ChromiumVirtualOrigin]
+            var origins: [VirtualOrigin]
         }
 
         private struct State {
@@ -49,7 +49,7 @@
         /// - Throws: ``ChromiumError`` when Chromium refuses the patterns; the adapter is then not
         ///   registered.
         package func add(
-            _ adapter: ObjectIdentifier, origins: [ChromiumVirtualOrigin], on connection: ChromiumConnection
+            _ adapter: ObjectIdentifier, origins: [VirtualOrigin], on connection: ChromiumConnection
         ) async throws {
             state.withLock { state in
                 state.registered.removeAll { $0.adapter == adapter }
@@ -117,7 +117,7 @@
         /// Every registered origin's pattern once, in registration order.
         private var patterns: [String] {
             var seen = Set<String>()
-            return state.withLock { $0.registered.flatMap { $0.origins.map(\.urlPattern) } }
+            return state.withLock { $0.registered.flatMap { $0.origins.map { "https://\($0.host)/*" } } }
                 .filter { seen.insert($0).inserted }
         }
     }

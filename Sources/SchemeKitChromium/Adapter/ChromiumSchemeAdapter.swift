@@ -12,7 +12,7 @@
     /// let browser = try await ChromiumBrowser.launch()
     /// let adapter = ChromiumSchemeAdapter(
     ///     registry: registry, connection: browser.connection,
-    ///     configuration: ChromiumAdapterConfiguration(origins: [ChromiumVirtualOrigin(host: "app.localhost")]))
+    ///     configuration: ChromiumAdapterConfiguration(origins: [VirtualOrigin(host: "app.localhost")]))
     /// try await adapter.start()
     /// let page = try await browser.newPage()
     /// try await page.navigate(to: "https://app.localhost/index.html")

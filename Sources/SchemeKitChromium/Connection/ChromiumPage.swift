@@ -132,7 +132,7 @@
         ///
         /// - Parameter options: Paper size and background. Default: US Letter, no background.
         /// - Returns: The PDF's bytes (they start with `%PDF-`).
-        public func printToPDF(_ options: ChromiumPDFOptions = ChromiumPDFOptions()) async throws -> Data {
+        public func printToPDF(_ options: PDFOptions = PDFOptions()) async throws -> Data {
             let printed = try await send(
                 "Page.printToPDF",
                 .object([

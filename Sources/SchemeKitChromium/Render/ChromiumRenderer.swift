@@ -8,7 +8,7 @@
     ///
     /// ```swift
     /// let renderer = try await ChromiumRenderer.start(
-    ///     registry: registry, origins: [ChromiumVirtualOrigin(host: "app.localhost")])
+    ///     registry: registry, origins: [VirtualOrigin(host: "app.localhost")])
     /// let result = try await renderer.render(
     ///     "https://app.localhost/index.html", evaluate: "window.sampleReport", snapshot: true)
     /// print(result.value, result.requests.count, result.duration)
@@ -61,7 +61,7 @@
         /// - Throws: ``ChromiumError``.
         public static func start(
             registry: SchemeRegistry,
-            origins: [ChromiumVirtualOrigin],
+            origins: [VirtualOrigin],
             launchOptions: ChromiumLaunchOptions = ChromiumLaunchOptions(),
             configuration: ChromiumAdapterConfiguration = ChromiumAdapterConfiguration()
         ) async throws -> ChromiumRenderer {
@@ -77,7 +77,7 @@
         /// - Throws: ``ChromiumError``; the browser is closed then.
         public static func start(
             registry: SchemeRegistry,
-            origins: [ChromiumVirtualOrigin],
+            origins: [VirtualOrigin],
             browser: ChromiumBrowser,
             configuration: ChromiumAdapterConfiguration = ChromiumAdapterConfiguration()
         ) async throws -> ChromiumRenderer {
@@ -108,7 +108,7 @@
         /// - Throws: ``ChromiumError`` (navigation failure, timeout). An expression that throws is
         ///   reported in ``Result/evaluationError``, not thrown.
         public func render(
-            _ url: String, evaluate expression: String? = nil, snapshot: Bool = false, pdf: ChromiumPDFOptions? = nil,
+            _ url: String, evaluate expression: String? = nil, snapshot: Bool = false, pdf: PDFOptions? = nil,
             timeout: Duration = .seconds(30)
         ) async throws -> Result {
             let output = try await renderPage(
@@ -166,8 +166,6 @@
     }
 
     extension ChromiumPage: RenderablePage {
-        /// ``ChromiumPDFOptions``.
-        package typealias PDFOptions = ChromiumPDFOptions
         /// ``ChromiumError``.
         package typealias Failure = ChromiumError
     }

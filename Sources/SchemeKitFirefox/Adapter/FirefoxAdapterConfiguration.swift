@@ -1,8 +1,10 @@
 #if Firefox
+    public import SchemeKit
+
     /// The knobs of a ``FirefoxSchemeAdapter``.
     ///
     /// ```swift
-    /// var configuration = FirefoxAdapterConfiguration(origins: [FirefoxVirtualOrigin(host: "app.localhost")])
+    /// var configuration = FirefoxAdapterConfiguration(origins: [VirtualOrigin(host: "app.localhost")])
     /// configuration.whenPassed = .continueRequest     // let unanswered requests reach the network
     /// ```
     public struct FirefoxAdapterConfiguration: Sendable {
@@ -17,7 +19,7 @@
         }
 
         /// The origins served. Default: none (add at least one).
-        public var origins: [FirefoxVirtualOrigin]
+        public var origins: [VirtualOrigin]
         /// What happens when every handler passes. Default: ``PassPolicy/notFound``.
         public var whenPassed: PassPolicy
         /// The longest a request may stay unanswered before its task is stopped and Firefox told the
@@ -39,7 +41,7 @@
 
         /// Creates a configuration; every parameter has the default documented on its property.
         public init(
-            origins: [FirefoxVirtualOrigin] = [],
+            origins: [VirtualOrigin] = [],
             whenPassed: PassPolicy = .notFound,
             requestTimeout: Duration? = .seconds(60),
             openEndedRangeCap: Int? = 8 << 20,

@@ -12,7 +12,7 @@
     /// let browser = try await FirefoxBrowser.launch()
     /// let adapter = FirefoxSchemeAdapter(
     ///     registry: registry, browser: browser,
-    ///     configuration: FirefoxAdapterConfiguration(origins: [FirefoxVirtualOrigin(host: "app.localhost")]))
+    ///     configuration: FirefoxAdapterConfiguration(origins: [VirtualOrigin(host: "app.localhost")]))
     /// try await adapter.start()
     /// let page = try await browser.newPage()
     /// try await page.navigate(to: "https://app.localhost/index.html")

@@ -9,7 +9,7 @@
     /// let page = try await browser.newPage()
     /// try await page.navigate(to: "https://app.localhost/index.html")
     /// let title = try await page.evaluate("document.title").stringValue
-    /// let pdf = try await page.printToPDF(FirefoxPDFOptions(background: true))
+    /// let pdf = try await page.printToPDF(PDFOptions(background: true))
     /// ```
     ///
     /// A page is a `PoolableSession` (see ``FirefoxBrowser/makePagePool(configuration:)``).
@@ -177,7 +177,7 @@
         ///
         /// - Parameter options: Paper size and background. Default: US Letter, no background.
         /// - Returns: The PDF's bytes (they start with `%PDF-`).
-        public func printToPDF(_ options: FirefoxPDFOptions = FirefoxPDFOptions()) async throws -> Data {
+        public func printToPDF(_ options: PDFOptions = PDFOptions()) async throws -> Data {
             let printed = try await connection.send(
                 "browsingContext.print",
                 [

@@ -8,7 +8,7 @@
     ///
     /// ```swift
     /// let renderer = try await FirefoxRenderer.start(
-    ///     registry: registry, origins: [FirefoxVirtualOrigin(host: "app.localhost")])
+    ///     registry: registry, origins: [VirtualOrigin(host: "app.localhost")])
     /// let result = try await renderer.render(
     ///     "https://app.localhost/index.html", evaluate: "window.sampleReport", snapshot: true)
     /// print(result.value ?? .null, result.requests.count, result.duration)
@@ -61,7 +61,7 @@
         /// - Throws: ``FirefoxError``.
         public static func start(
             registry: SchemeRegistry,
-            origins: [FirefoxVirtualOrigin],
+            origins: [VirtualOrigin],
             launchOptions: FirefoxLaunchOptions = FirefoxLaunchOptions(),
             configuration: FirefoxAdapterConfiguration = FirefoxAdapterConfiguration()
         ) async throws -> FirefoxRenderer {
@@ -77,7 +77,7 @@
         /// - Throws: ``FirefoxError``; the browser is closed then.
         public static func start(
             registry: SchemeRegistry,
-            origins: [FirefoxVirtualOrigin],
+            origins: [VirtualOrigin],
             browser: FirefoxBrowser,
             configuration: FirefoxAdapterConfiguration = FirefoxAdapterConfiguration()
         ) async throws -> FirefoxRenderer {
@@ -108,7 +108,7 @@
         /// - Throws: ``FirefoxError`` (navigation failure, timeout). An expression that throws is
         ///   reported in ``Result/evaluationError``, not thrown.
         public func render(
-            _ url: String, evaluate expression: String? = nil, snapshot: Bool = false, pdf: FirefoxPDFOptions? = nil,
+            _ url: String, evaluate expression: String? = nil, snapshot: Bool = false, pdf: PDFOptions? = nil,
             timeout: Duration = .seconds(30)
         ) async throws -> Result {
             let output = try await renderPage(
@@ -153,8 +153,6 @@
     }
 
     extension FirefoxPage: RenderablePage {
-        /// ``FirefoxPDFOptions``.
-        package typealias PDFOptions = FirefoxPDFOptions
         /// ``FirefoxError``.
         package typealias Failure = FirefoxError
     }

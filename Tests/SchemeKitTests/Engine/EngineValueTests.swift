@@ -1,0 +1,24 @@
+import SchemeKit
+import Testing
+
+/// The values every engine adapter shares: one origin type for Chromium and Firefox, one set of PDF
+/// options for all three engines.
+struct EngineValueTests {
+    @Test func aVirtualOriginIsLowercasedAndStartsAtItsRoot() {
+        let origin = VirtualOrigin(host: "App.LocalHost", scheme: "APP", registryHost: "Bundle")
+        #expect(origin.host == "app.localhost")
+        #expect(origin.scheme == "app")
+        #expect(origin.registryHost == "Bundle")
+        #expect(origin.url == "https://app.localhost/")
+        let defaults = VirtualOrigin(host: "x.localhost")
+        #expect(defaults == VirtualOrigin(host: "x.localhost", scheme: "app", registryHost: "localhost"))
+    }
+
+    @Test func pdfOptionsDefaultToUSLetterWithoutBackgrounds() {
+        let options = PDFOptions()
+        #expect(options.pageWidth == 21.59)
+        #expect(options.pageHeight == 27.94)
+        #expect(!options.background)
+        #expect(PDFOptions(pageWidth: 21.0, pageHeight: 29.7, background: true) != options)
+    }
+}
