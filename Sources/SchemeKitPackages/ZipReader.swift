@@ -109,15 +109,27 @@
             return entries
         }
 
-        /// The offset of an entry's data, read from its local header, checked to lie before the directory.
+        /// The offset of an entry's data, read from its local header, checked to lie before the
+        /// directory and to name the same file as the entry's central directory record.
+        ///
+        /// A local header naming another file is refused, as Python's `zipfile` refuses it: a tool
+        /// that reads an archive front to back (a streaming unzip, a scanner) would see a different
+        /// file than the one installed, a "zip confusion" that hides a path from whoever checked it.
         func dataOffset(of entry: Entry) throws -> UInt64 {
             let header = try read(30, at: entry.localHeaderOffset)
             guard header.u32(0) == 0x0403_4b50 else {
                 throw Self.corrupt("the local header of \"\(entry.name.prefix(200))\" is missing")
             }
-            let start = entry.localHeaderOffset + 30 + UInt64(header.u16(26)) + UInt64(header.u16(28))
+            let nameLength = Int(header.u16(26))
+            let start = entry.localHeaderOffset + 30 + UInt64(nameLength) + UInt64(header.u16(28))
             guard start <= centralDirectoryOffset, entry.compressedSize <= centralDirectoryOffset - start else {
                 throw Self.corrupt("the data of \"\(entry.name.prefix(200))\" overlaps the central directory")
+            }
+            let localName = try read(nameLength, at: entry.localHeaderOffset + 30)
+            guard localName.elementsEqual(entry.name.utf8) else {
+                throw Self.corrupt(
+                    "the local header of \"\(entry.name.prefix(200))\" names another file, "
+                        + "\"\(String(decoding: localName.prefix(200), as: UTF8.self))\"")
             }
             return start
         }

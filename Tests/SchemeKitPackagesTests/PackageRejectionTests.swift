@@ -136,6 +136,13 @@
                 try ZipSurgery.patchCentralDirectory(of: zip, entry: "js/app.js", fieldOffset: 16, value: 0xDEAD_BEEF)
                 return PackageInstallRequest(source: .file(zip), version: "2.0.0")
             },
+            // A "zip confusion": a tool reading local headers front to back sees ../app.js, the
+            // central directory says js/app.js. Refused, as Python's zipfile refuses it.
+            BadInput(name: "local header naming another file than the directory", expected: .corruptArchive) { zip, _ in
+                try TestPackage.webApp("2").zip(to: zip)
+                try ZipSurgery.renameInLocalHeader(of: zip, entry: "js/app.js", to: "../app.js")
+                return PackageInstallRequest(source: .file(zip), version: "2.0.0")
+            },
             // ZIP64 (zip -fz) declares sizes in 64 bits; found by FuzzZip, both trapped on overflow.
             BadInput(name: "ZIP64 sizes whose sum overflows 64 bits", expected: .limitExceeded) { zip, temp in
                 let source = temp.path("src-zip64-sum")

@@ -16,8 +16,7 @@
 
         init(_ root: URL) throws {
             let manager = FileManager.default
-            guard let enumerator = manager.enumerator(atPath: root.path) else { return }
-            while let relative = enumerator.nextObject() as? String {
+            for relative in try relativePaths(under: root) {
                 if relative == ".lock" { continue }
                 let path = root.appending(path: relative).path
                 let attributes = try manager.attributesOfItem(atPath: path)
@@ -36,14 +35,34 @@
     func files(under root: URL) throws -> [String: Data] {
         var result: [String: Data] = [:]
         let manager = FileManager.default
-        guard let enumerator = manager.enumerator(atPath: root.path) else { return result }
-        while let relative = enumerator.nextObject() as? String {
+        for relative in try relativePaths(under: root) {
             var isDirectory: ObjCBool = false
             let path = root.appending(path: relative).path
             if manager.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
                 result[relative] = try Data(contentsOf: URL(fileURLWithPath: path))
             }
         }
+        return result
+    }
+
+    /// Every path under `root`, relative to it, depth first; symbolic links are listed, not followed.
+    ///
+    /// Not `FileManager.enumerator(atPath:)`: on Linux it returns a name that starts with a
+    /// combining mark (U+059C, an extracted entry FuzzZip made) as a mangled absolute path, because
+    /// it strips the directory's prefix by characters and the mark joins the "/" before it.
+    func relativePaths(under root: URL) throws -> [String] {
+        guard FileManager.default.fileExists(atPath: root.path) else { return [] }
+        var result: [String] = []
+        func walk(_ directory: String, _ prefix: String) throws {
+            for name in try FileManager.default.contentsOfDirectory(atPath: directory).sorted() {
+                let relative = prefix + name
+                result.append(relative)
+                let path = directory + "/" + name
+                let type = try FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType
+                if type == .typeDirectory { try walk(path, relative + "/") }
+            }
+        }
+        try walk(root.path, "")
         return result
     }
 

@@ -8,22 +8,10 @@
         /// (20: compressed size, 24: uncompressed size, 16: CRC-32).
         static func patchCentralDirectory(of url: URL, entry: String, fieldOffset: Int, value: UInt32) throws {
             var bytes = [UInt8](try Data(contentsOf: url))
-            let name = Array(entry.utf8)
-            var index = 0
-            var patched = false
-            while index + 46 + name.count <= bytes.count {
-                if bytes[index] == 0x50, bytes[index + 1] == 0x4B, bytes[index + 2] == 0x01, bytes[index + 3] == 0x02,
-                    Array(bytes[(index + 46)..<(index + 46 + name.count)]) == name
-                {
-                    for byte in 0..<4 {
-                        bytes[index + fieldOffset + byte] = UInt8(truncatingIfNeeded: value >> (8 * byte))
-                    }
-                    patched = true
-                    break
-                }
-                index += 1
+            guard let index = record(in: bytes, signature: 0x01, naming: entry) else {
+                preconditionFailure("no central directory record for \(entry)")
             }
-            precondition(patched, "no central directory record for \(entry)")
+            for byte in 0..<4 { bytes[index + fieldOffset + byte] = UInt8(truncatingIfNeeded: value >> (8 * byte)) }
             try Data(bytes).write(to: url)
         }
 
@@ -32,16 +20,10 @@
         /// compressed size when that one is saturated.
         static func patchZip64Field(of url: URL, entry: String, value: UInt64) throws {
             var bytes = [UInt8](try Data(contentsOf: url))
-            let name = Array(entry.utf8)
             func u16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
             var patched = false
-            var index = 0
-            while !patched, index + 46 + name.count <= bytes.count {
-                defer { index += 1 }
-                guard bytes[index] == 0x50, bytes[index + 1] == 0x4B, bytes[index + 2] == 0x01,
-                    bytes[index + 3] == 0x02, Array(bytes[(index + 46)..<(index + 46 + name.count)]) == name
-                else { continue }
-                var extra = index + 46 + name.count
+            if let index = record(in: bytes, signature: 0x01, naming: entry) {
+                var extra = index + 46 + entry.utf8.count
                 let end = extra + u16(index + 30)
                 while extra + 4 <= end, !patched {
                     if u16(extra) == 1 {
@@ -53,6 +35,37 @@
             }
             precondition(patched, "no ZIP64 field in the central directory record of \(entry)")
             try Data(bytes).write(to: url)
+        }
+
+        /// Renames `entry` in its local header only, to `name` of the same length in UTF-8: the
+        /// central directory still names `entry`.
+        static func renameInLocalHeader(of url: URL, entry: String, to name: String) throws {
+            var bytes = [UInt8](try Data(contentsOf: url))
+            let new = Array(name.utf8)
+            precondition(entry.utf8.count == new.count, "the names differ in length")
+            guard let index = record(in: bytes, signature: 0x03, naming: entry) else {
+                preconditionFailure("no local header for \(entry)")
+            }
+            bytes.replaceSubrange((index + 30)..<(index + 30 + new.count), with: new)
+            try Data(bytes).write(to: url)
+        }
+
+        /// The offset of the first record naming `entry`: a central directory record (`signature`
+        /// 0x01, `PK 01 02`, its name at 46) or a local header (0x03, `PK 03 04`, its name at 30).
+        private static func record(in bytes: [UInt8], signature: UInt8, naming entry: String) -> Int? {
+            let name = Array(entry.utf8)
+            let nameOffset = signature == 0x01 ? 46 : 30
+            var index = 0
+            while index + nameOffset + name.count <= bytes.count {
+                if bytes[index] == 0x50, bytes[index + 1] == 0x4B, bytes[index + 2] == signature,
+                    bytes[index + 3] == signature + 1,
+                    Array(bytes[(index + nameOffset)..<(index + nameOffset + name.count)]) == name
+                {
+                    return index
+                }
+                index += 1
+            }
+            return nil
         }
 
         /// Flips the bytes in `range` (relative positions, 0...1) of the file.
