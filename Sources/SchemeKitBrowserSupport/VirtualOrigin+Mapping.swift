@@ -13,10 +13,7 @@
         /// The registry URL for `url` on the first origin that owns it, or `nil` when none does (a
         /// request the browser matched more widely than the adapter serves: it is let go).
         package func registryURL(for url: String) -> String? {
-            for origin in self {
-                if let mapped = origin.registryURL(for: url) { return mapped }
-            }
-            return nil
+            lazy.compactMap { $0.registryURL(for: url) }.first
         }
     }
 #endif
