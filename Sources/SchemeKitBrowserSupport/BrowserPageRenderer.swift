@@ -30,50 +30,21 @@
         var message: String { get set }
     }
 
-    /// An engine's record of one request its adapter handled, as a render reports it.
-    package protocol RenderedRequestRecord: Sendable {
-        /// The URL the browser asked for.
-        var url: String { get }
-        /// Why the request failed, or `nil` when it did not.
-        var failureMessage: String? { get }
-    }
-
-    /// What one render produced: the engine's public `Result` is made from it field by field.
-    package struct BrowserRenderOutput<Record: Sendable, Failure: Sendable>: Sendable {
-        /// The awaited value of the expression, or `nil` when none was given or it threw.
-        package var value: JavaScriptValue?
-        /// Why the expression threw, or `nil`.
-        package var evaluationError: Failure?
-        /// The PNG snapshot, when asked for.
-        package var snapshot: Data?
-        /// The PDF, when asked for.
-        package var pdf: Data?
-        /// Every request the adapter handled for this render, in the order they ended.
-        package var requests: [Record]
-        /// What the page logged, one line per console call or uncaught exception, in order.
-        package var console: [String]
-        /// From navigation start to the `load` event.
-        package var duration: Duration
-    }
-
     /// A browser renderer (`ChromiumRenderer`, `FirefoxRenderer`): a pool of pages, the adapter's
     /// request records and the page's console. ``renderPage(_:evaluate:snapshot:pdf:timeout:)`` is
     /// the one render both engines run.
     ///
-    /// Contract: `requestRecords()` yields every request the adapter ends from the moment it is
-    /// called; `consoleEvents(of:)` yields the events `consoleLine(_:on:)` turns into lines (`nil`
+    /// Contract: `recordFeed` publishes every request the adapter ends; `consoleEvents(of:)` yields the events `consoleLine(_:on:)` turns into lines (`nil`
     /// for an event that is not the page's console).
     package protocol BrowserPageRenderer: Sendable {
         /// The engine's page.
         associatedtype Page: RenderablePage
-        /// The engine's request record.
-        associatedtype Record: RenderedRequestRecord
         /// The engine's console event.
         associatedtype ConsoleEvent: Sendable
         /// The page pool.
         var pool: SessionPool<Page> { get }
-        /// A new subscription to the adapter's request records.
-        func requestRecords() -> AsyncStream<Record>
+        /// The adapter's records of the requests that ended.
+        var recordFeed: SchemeRequestRecordFeed { get }
         /// The console events that may concern `page`.
         func consoleEvents(of page: Page) -> AsyncStream<ConsoleEvent>
         /// One console line from `event` when it is `page`'s, or `nil`.
@@ -86,18 +57,13 @@
         ///
         /// Throws the engine's error (navigation failure, timeout), its message extended with every
         /// request of the load that failed and why; an expression that throws is reported in
-        /// ``BrowserRenderOutput/evaluationError``, not thrown.
+        /// `RenderResult.evaluationError`, not thrown.
         package func renderPage(
             _ url: String, evaluate expression: String?, snapshot: Bool, pdf: PDFOptions?, timeout: Duration
-        ) async throws -> BrowserRenderOutput<Record, Page.Failure> {
+        ) async throws -> RenderResult<Page.Failure> {
             let holder = RenderHolder()
             let page = try await pool.acquire(for: holder)
-            let stream = requestRecords()
-            let collector = Task {
-                var records: [Record] = []
-                for await record in stream { records.append(record) }
-                return records
-            }
+            let collector = recordFeed.startCollecting()
             let consoleEvents = consoleEvents(of: page)
             let consoleCollector = Task {
                 var lines: [String] = []
@@ -107,7 +73,7 @@
                 return lines
             }
             defer {
-                collector.cancel()
+                _ = recordFeed.stopCollecting(collector)
                 consoleCollector.cancel()
             }
             let started = ContinuousClock.now
@@ -126,20 +92,22 @@
                 let image = snapshot ? try await page.screenshot() : nil
                 var document: Data?
                 if let pdf { document = try await page.printToPDF(pdf) }
+                // An answer the page has seen is recorded once the browser acknowledged it: give
+                // the last one a moment.
                 try? await Task.sleep(for: .milliseconds(1))
-                collector.cancel()
+                let requests = recordFeed.stopCollecting(collector)
                 consoleCollector.cancel()
-                let requests = await collector.value
                 let console = await consoleCollector.value
                 try? await pool.recycle(page)
-                return BrowserRenderOutput(
+                return RenderResult(
                     value: value, evaluationError: evaluationError, snapshot: image, pdf: document, requests: requests,
                     console: console, duration: duration)
             } catch var error as Page.Failure {
                 // A failed load says which of its requests failed, and why (a body over the limit).
-                collector.cancel()
-                let failures = await collector.value.compactMap { record in
-                    record.failureMessage.map { "\(record.url) failed: \($0)" }
+                let failures = recordFeed.stopCollecting(collector).compactMap { record in
+                    record.error.map {
+                        "\(record.url) failed: \(($0 as? any BrowserRenderFailure)?.message ?? "\($0)")"
+                    }
                 }
                 try? await pool.recycle(page)
                 guard !failures.isEmpty else { throw error }

@@ -18,23 +18,18 @@
         var requestTimeout: Duration? { get }
         /// The adapter's state and its lock.
         var state: Locked<State> { get }
+        /// The records of the requests that ended.
+        var recordFeed: SchemeRequestRecordFeed { get }
         /// The request's timeout passed: stop its task, fail it in the browser.
         func requestTimedOut(_ requestId: String)
     }
 
-    /// What an adapter's state holds: its requests in flight by the browser's request id, and
-    /// the subscribers to the records of the requests that ended.
+    /// What an adapter's state holds: its requests in flight by the browser's request id.
     package protocol BrowserAdapterState {
         /// One request in flight.
         associatedtype Entry: InflightRequest
-        /// What the adapter records of a request that ended.
-        associatedtype Record: Sendable
         /// The requests in flight, by the browser's request id.
         var inflight: [String: Entry] { get set }
-        /// The subscribers to records, by subscription key.
-        var recordSubscribers: [Int: AsyncStream<Record>.Continuation] { get set }
-        /// The next subscription key.
-        var nextSubscriber: Int { get set }
     }
 
     /// One request in flight: its registry task and its timeout, once started.
@@ -46,35 +41,11 @@
     }
 
     extension BrowserRequestAdapter {
-        /// A new subscription to the records of the requests that end from now on, buffered as
-        /// `bufferingPolicy` says; it ends its subscription when the caller stops iterating.
-        package func subscribeToRecords(
-            bufferingPolicy: AsyncStream<State.Record>.Continuation.BufferingPolicy
-        ) -> AsyncStream<State.Record> {
-            let (stream, continuation) = AsyncStream<State.Record>.makeStream(bufferingPolicy: bufferingPolicy)
-            let key = state.withLock { state in
-                defer { state.nextSubscriber += 1 }
-                state.recordSubscribers[state.nextSubscriber] = continuation
-                return state.nextSubscriber
-            }
-            continuation.onTermination = { [weak self] _ in
-                _ = self?.state.withLock { $0.recordSubscribers.removeValue(forKey: key) }
-            }
-            return stream
-        }
-
-        /// Counts `record` in the state (`count`, under the lock) and yields it to every subscriber;
-        /// returns how many subscribers' full buffers dropped a record for it.
-        package func broadcast(_ record: State.Record, count: (inout State) -> Void) -> Int {
-            let subscribers = state.withLock { state in
-                count(&state)
-                return Array(state.recordSubscribers.values)
-            }
-            var dropped = 0
-            for subscriber in subscribers {
-                if case .dropped = subscriber.yield(record) { dropped += 1 }
-            }
-            return dropped
+        /// Counts `record` in the state (`count`, under the lock) and publishes it on
+        /// ``recordFeed``; returns how many subscribers' full buffers dropped a record for it.
+        package func broadcast(_ record: SchemeRequestRecord, count: (inout State) -> Void) -> Int {
+            state.withLock { count(&$0) }
+            return recordFeed.publish(record)
         }
 
         /// Records `task` and `timer` on `requestId`'s entry: `false` when the request already ended.

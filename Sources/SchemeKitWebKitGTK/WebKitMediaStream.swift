@@ -30,15 +30,13 @@
         private let state = ConditionLock(State())
         private let socket: Int32
         private let offset: UInt64
-        private let url: String
-        private let path: String
         private let capacity: Int
-        private let started = ContinuousClock.now
+        /// What the stream will publish when the task ends.
+        private let startedRecord: SchemeRequestRecord
         private let adapter: WebKitSchemeAdapter
 
-        private init(url: String, path: String, offset: UInt64, socket: Int32, adapter: WebKitSchemeAdapter) {
-            self.url = url
-            self.path = path
+        private init(url: String, offset: UInt64, socket: Int32, adapter: WebKitSchemeAdapter) {
+            self.startedRecord = SchemeRequestRecord(url: url, registryURL: url, method: "GET")
             self.offset = offset
             self.socket = socket
             self.adapter = adapter
@@ -61,7 +59,7 @@
                 return
             }
             let stream = WebKitMediaStream(
-                url: uri, path: request.path, offset: offset, socket: socket, adapter: adapter)
+                url: uri, offset: offset, socket: socket, adapter: adapter)
             adapter.mediaStreamStarted(stream)
             let task = adapter.registry.task(for: request, sink: stream)
             stream.state.withLock { $0.task = task }
@@ -76,7 +74,8 @@
         func receive(_ response: SchemeResponse) {
             let (total, start) = Self.extent(of: response, offset: offset)
             let status = response.status.code
-            let message = (200..<300).contains(status) ? "" : "\(status) \(response.status.reasonPhrase): \(url)"
+            let message =
+                (200..<300).contains(status) ? "" : "\(status) \(response.status.reasonPhrase): \(startedRecord.url)"
             enqueue(WebKitMediaBridge.responseHead(status: status, totalSize: total, offset: start, message: message)) {
                 $0.status = status
             }
@@ -88,7 +87,7 @@
         }
 
         func finish() {
-            end(outcome: "finished")
+            end(.answered)
         }
 
         func fail(_ error: any Error) {
@@ -101,7 +100,7 @@
                     state.queued += head.count
                 }
             }
-            end(outcome: "failed", error: String(describing: error))
+            end(.failed, error: error)
         }
 
         func waitForCapacity() async {
@@ -148,7 +147,7 @@
             if late { adapter.lateWrites.add(1, ordering: .relaxed) }
         }
 
-        private func end(outcome: String, error: String? = nil) {
+        private func end(_ outcome: SchemeRequestRecord.Outcome, error: (any Error)? = nil) {
             let waiters = state.withLock { state in
                 state.ended = true
                 defer { state.waiters = [] }
@@ -199,7 +198,7 @@
                         state.stopped = true
                         state.queue = []
                     }
-                    record("stopped")
+                    record(.stopped(reason: "canceled"))
                 }
                 let done = state.withLock { ($0.ended || $0.broken) && $0.queue.isEmpty }
                 if done || (ended && chunks.isEmpty) { break }
@@ -209,20 +208,19 @@
 
         private let logged = Atomic<Bool>(false)
 
-        private func record(_ outcome: String, error: String? = nil) {
+        private func record(_ outcome: SchemeRequestRecord.Outcome, error: (any Error)? = nil) {
             guard !logged.exchange(true, ordering: .relaxed) else { return }
             let (status, bytes, task) = state.withLock { state -> (Int, Int, SchemeTask?) in
                 defer { state.task = nil }
                 return (state.status, state.bytes, state.task)
             }
-            let elapsed = ContinuousClock.now - started
-            adapter.append(
-                SchemeRequestLogEntry(
-                    url: url, path: path, method: "GET", status: status,
-                    bytes: bytes, handler: task?.respondingHandler ?? "-",
-                    milliseconds: Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds)
-                        * 1000,
-                    outcome: outcome, error: error))
+            var record = startedRecord
+            record.outcome = outcome
+            record.error = error
+            record.status = status == 0 ? nil : status
+            record.bytes = bytes
+            record.handler = task?.respondingHandler
+            adapter.recordFeed.publish(record)
             adapter.mediaStreamEnded(self)
         }
     }

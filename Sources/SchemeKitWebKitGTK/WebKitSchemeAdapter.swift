@@ -29,8 +29,8 @@
     /// }
     /// ```
     ///
-    /// `@unchecked Sendable`: the WebKit pointers are only used on the main context; the log and the
-    /// live-sink table sit behind a mutex.
+    /// `@unchecked Sendable`: the WebKit pointers are only used on the main context; the live-sink
+    /// table sits behind a mutex.
     public final class WebKitSchemeAdapter: @unchecked Sendable {
         /// The registry answering requests.
         public let registry: SchemeRegistry
@@ -47,7 +47,6 @@
         public nonisolated(unsafe) let context: OpaquePointer
 
         private struct State {
-            var log: [SchemeRequestLogEntry] = []
             var live: [ObjectIdentifier: LiveSink] = [:]
             var media: [ObjectIdentifier: WebKitMediaStream] = [:]
         }
@@ -137,7 +136,7 @@
         }
 
         /// The path of the empty page the adapter answers itself on every scheme it serves (no handler,
-        /// no log entry): `/.schemekit/blank`.
+        /// no record): `/.schemekit/blank`.
         ///
         /// A view reset to `about:blank` that then loads `app://…` changes site, and WebKit moves it to
         /// a new web process (about a second here); reset to `app://localhost/.schemekit/blank` instead
@@ -149,13 +148,17 @@
             "\(scheme)://\(host)\(blankPath)"
         }
 
-        /// Every request served so far, in the order they ended.
-        public var log: [SchemeRequestLogEntry] { state.withLock { $0.log } }
-
-        /// Empties ``log``.
-        public func clearLog() {
-            state.withLock { $0.log = [] }
+        /// A record for each request from now on, as it ends (media ranges included).
+        ///
+        /// - Parameter bufferLimit: How many records the sequence holds unread; past it the oldest is
+        ///   dropped (requests are never held up by a slow reader). Default: 1024.
+        /// - Returns: A sequence that runs until the caller stops iterating.
+        public func records(bufferLimit: Int = 1024) -> AsyncStream<SchemeRequestRecord> {
+            recordFeed.subscribe(bufferLimit: bufferLimit)
         }
+
+        /// The records of the requests that ended, for ``records(bufferLimit:)`` and renders.
+        package let recordFeed = SchemeRequestRecordFeed()
 
         /// Body writes that reached a response stream after WebKit had stopped reading it (0 when the
         /// guarded lifecycle holds).
@@ -191,10 +194,6 @@
 
         /// The sinks of the requests not yet ended (for tests that check what is left behind).
         var liveSinks: [WebKitSchemeSink] { state.withLock { $0.live.values.map(\.sink) } }
-
-        func append(_ entry: SchemeRequestLogEntry) {
-            state.withLock { $0.log.append(entry) }
-        }
 
         func finished(_ sink: WebKitSchemeSink) {
             state.withLock { _ = $0.live.removeValue(forKey: ObjectIdentifier(sink)) }

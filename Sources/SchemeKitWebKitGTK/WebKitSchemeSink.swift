@@ -30,9 +30,8 @@
         private var request: OpaquePointer?
         /// The request's URL.
         let url: String
-        private let path: String
-        private let method: String
-        private let started = ContinuousClock.now
+        /// What the sink will publish when the task ends.
+        private let startedRecord: SchemeRequestRecord
         private let shared = Locked(Shared())
         private let logged = Atomic<Bool>(false)
         private let bufferCapacity: Int
@@ -48,8 +47,7 @@
             self.adapter = adapter
             self.glib = adapter.executor
             self.url = url
-            self.path = schemeRequest.path
-            self.method = schemeRequest.method.rawValue
+            self.startedRecord = SchemeRequestRecord(url: url, registryURL: url, method: schemeRequest.method.rawValue)
             self.bufferCapacity = adapter.bufferCapacity
             self.bodyReader = bodyReader
         }
@@ -104,7 +102,7 @@
 
         func finish() {
             pipe?.finish()
-            record("finished")
+            record(.answered)
         }
 
         func fail(_ error: any Error) {
@@ -121,7 +119,7 @@
                     self.release()
                 }
             }
-            record("failed", error: String(describing: error))
+            record(.failed, error: error)
         }
 
         func waitForCapacity() async {
@@ -138,7 +136,7 @@
             glib.execute {
                 self.pipe?.stop()
                 self.release()
-                self.record("stopped")
+                self.record(.stopped(reason: "canceled"))
             }
         }
 
@@ -149,7 +147,7 @@
             g_object_unref(UnsafeMutableRawPointer(request))
         }
 
-        private func record(_ outcome: String, error: String? = nil) {
+        private func record(_ outcome: SchemeRequestRecord.Outcome, error: (any Error)? = nil) {
             guard !logged.exchange(true, ordering: .relaxed) else { return }
             // The task ended: nothing reads the request body any more.
             bodyReader?.stop()
@@ -158,14 +156,13 @@
                 defer { shared.task = nil }
                 return (shared.task, shared.status, shared.pipe)
             }
-            let elapsed = ContinuousClock.now - started
-            let entry = SchemeRequestLogEntry(
-                url: url, path: path, method: method, status: status, bytes: pipe?.bytesPushed ?? 0,
-                handler: task?.respondingHandler ?? "-",
-                milliseconds: Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000,
-                outcome: outcome, error: error
-            )
-            adapter.append(entry)
+            var record = startedRecord
+            record.outcome = outcome
+            record.error = error
+            record.status = status == 0 ? nil : status
+            record.bytes = pipe?.bytesPushed ?? 0
+            record.handler = task?.respondingHandler
+            adapter.recordFeed.publish(record)
             adapter.finished(self)
         }
     }

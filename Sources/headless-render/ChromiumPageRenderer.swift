@@ -27,22 +27,6 @@
             return try await start(registry: registry, origins: origins, browser: browser)
         }
 
-        static func request(_ record: ChromiumRequestRecord) -> RenderReport.Request {
-            let handler: String
-            var failure: String?
-            switch record.outcome {
-            case .fulfilled: handler = record.handler ?? "unknown"
-            case .continued: handler = "continued"
-            case .failed(let error):
-                handler = record.handler ?? "failed"
-                failure = error.message
-            case .stopped(let reason): handler = "stopped (\(reason))"
-            }
-            return RenderReport.Request(
-                path: HeadlessBrowserRun<Self>.path(of: record.registryURL), status: record.status ?? 0,
-                bytes: record.bytes, handler: handler, ms: RenderReport.milliseconds(record.duration), error: failure)
-        }
-
         func newPage() async throws -> ChromiumPage { try await browser.newPage() }
 
         /// An abandoned run does not wait for Chromium to quit: a Chromium this run started is
@@ -55,5 +39,5 @@
 
     extension ChromiumPage: HeadlessBrowserPage {}
 
-    extension ChromiumRenderer.Result: HeadlessRenderOutput {}
+    extension ChromiumError: MessageCarryingError {}
 #endif

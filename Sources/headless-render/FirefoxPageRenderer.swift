@@ -28,22 +28,6 @@
             return try await start(registry: registry, origins: origins, browser: browser)
         }
 
-        static func request(_ record: FirefoxRequestRecord) -> RenderReport.Request {
-            let handler: String
-            var failure: String?
-            switch record.outcome {
-            case .provided: handler = record.handler ?? "unknown"
-            case .continued: handler = "continued"
-            case .failed(let error):
-                handler = record.handler ?? "failed"
-                failure = error.message
-            case .stopped(let reason): handler = "stopped (\(reason))"
-            }
-            return RenderReport.Request(
-                path: HeadlessBrowserRun<Self>.path(of: record.registryURL), status: record.status ?? 0,
-                bytes: record.bytes, handler: handler, ms: RenderReport.milliseconds(record.duration), error: failure)
-        }
-
         func newPage() async throws -> FirefoxPage { try await browser.newPage() }
 
         /// An abandoned run does not wait for a busy page to let Firefox quit: a Firefox this run
@@ -57,5 +41,5 @@
 
     extension FirefoxPage: HeadlessBrowserPage {}
 
-    extension FirefoxRenderer.Result: HeadlessRenderOutput {}
+    extension FirefoxError: MessageCarryingError {}
 #endif

@@ -17,8 +17,6 @@
         static var browserName: String { get }
         /// Launches the browser, or attaches to `--connect`, and starts a renderer on `origin`'s host.
         static func start(_ options: HeadlessRender, registry: SchemeRegistry) async throws -> Self
-        /// The report's row for a request record.
-        static func request(_ record: Output.Record) -> RenderReport.Request
         /// The page pool the renders use.
         var pool: SessionPool<Page> { get }
         /// Loads `url` and awaits `expression`, a snapshot and a PDF, as asked.
@@ -41,10 +39,10 @@
         func close() async throws
     }
 
+    extension RenderResult: HeadlessRenderOutput {}
+
     /// A renderer's `Result`, as the report reads it.
     protocol HeadlessRenderOutput {
-        /// The engine's request record.
-        associatedtype Record
         /// The engine's error.
         associatedtype Failure: Error
         /// The awaited value of `--eval`.
@@ -56,7 +54,7 @@
         /// The PDF.
         var pdf: Data? { get }
         /// Every request of the render.
-        var requests: [Record] { get }
+        var requests: [SchemeRequestRecord] { get }
         /// The console lines.
         var console: [String] { get }
         /// From navigation start to `load`.
@@ -126,7 +124,7 @@
             }
             var report = RenderReport(
                 engine: Renderer.engine, url: target, loadMs: RenderReport.milliseconds(result.duration),
-                requests: result.requests.map(Renderer.request), console: result.console)
+                requests: result.requests.map(RenderReport.Request.init), console: result.console)
             if let error = result.evaluationError {
                 FileHandle.standardError.write(Data("headless-render: --eval threw: \(error)\n".utf8))
                 status = 1
@@ -166,11 +164,6 @@
         }
 
         /// The report's path for a registry URL (`/` for an empty one).
-        static func path(of registryURL: String) -> String {
-            let path = URL(string: registryURL)?.path(percentEncoded: true) ?? registryURL
-            return path.isEmpty ? "/" : path
-        }
-
         final class Holder: Sendable {}
     }
 #endif

@@ -1,6 +1,7 @@
 // Built when at least one engine is (package traits `WebKitGTK`, `Chromium`, `Firefox`).
 #if WebKitGTK || Chromium || Firefox
     import Foundation
+    import SchemeKit
 
     /// What one `headless-render` run prints, whatever the engine: the load, every request, the
     /// console, the `--eval` result, the snapshot, and the cold/warm figures of `--iterations`.
@@ -19,6 +20,24 @@
             var ms: Double
             /// Why the request failed, when it did (a body over the message limit names the limit).
             var error: String?
+
+            /// The row for a record, the same from every engine: the handler that answered, or
+            /// `continued`, or `stopped (<reason>)`; a failure's message.
+            init(_ record: SchemeRequestRecord) {
+                let path = URL(string: record.registryURL)?.path(percentEncoded: true) ?? record.registryURL
+                self.path = path.isEmpty ? "/" : path
+                status = record.status ?? 0
+                bytes = record.bytes
+                ms = RenderReport.milliseconds(record.duration)
+                switch record.outcome {
+                case .answered: handler = record.handler ?? "unknown"
+                case .continued: handler = "continued"
+                case .failed:
+                    handler = record.handler ?? "failed"
+                    error = record.error.map { ($0 as? any MessageCarryingError)?.message ?? "\($0)" } ?? "failed"
+                case .stopped(let reason): handler = "stopped (\(reason))"
+                }
+            }
         }
 
         /// `webkit`, `chromium` or `firefox`.
@@ -88,6 +107,12 @@
         }
 
         static func format(_ value: Double) -> String { String(format: "%.1f", value) }
+    }
+
+    /// An engine's error whose `message` is the detail a report shows (without the code in front).
+    protocol MessageCarryingError: Error {
+        /// The human-readable detail.
+        var message: String { get }
     }
 
     /// A failure with a message for the user.

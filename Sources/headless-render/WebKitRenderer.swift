@@ -89,7 +89,8 @@
                 let text = value.stringValue ?? value.description
                 console.withLock { $0.append(text) }
             }
-            adapter.clearLog()
+            let records = adapter.recordFeed.startCollecting()
+            defer { _ = adapter.recordFeed.stopCollecting(records) }
             let started = ContinuousClock.now
             do {
                 try await session.load(target)
@@ -115,17 +116,13 @@
                 try await session.printToPDF(to: pdf, options: options.pdfOptions)
                 report.pdf = pdf
             }
-            // A request the page saw complete may still be ending here (its log entry is written when
+            // A request the page saw complete may still be ending here (its record is published when
             // the task ends, after WebKit read the last byte): wait for those, briefly.
             let deadline = ContinuousClock.now + .seconds(2)
             while adapter.liveRequestCount > 0, ContinuousClock.now < deadline {
                 try? await Task.sleep(for: .milliseconds(5))
             }
-            report.requests = adapter.log.map {
-                RenderReport.Request(
-                    path: $0.path, status: $0.status, bytes: $0.bytes, handler: $0.handler, ms: $0.milliseconds,
-                    error: $0.outcome == "failed" ? ($0.error ?? "failed") : nil)
-            }
+            report.requests = adapter.recordFeed.stopCollecting(records).map(RenderReport.Request.init)
             report.console = console.withLock { $0 }
             try await pool.recycle(session)
 

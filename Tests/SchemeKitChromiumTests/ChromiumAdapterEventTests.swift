@@ -90,7 +90,7 @@
             connection.receive(Self.validRequest("big"))
             var failure: ChromiumError?
             for await record in records {
-                if case .failed(let error) = record.outcome { failure = error }
+                if record.outcome == .failed { failure = record.error as? ChromiumError }
                 break
             }
             #expect(failure?.code == .bodyTooLarge)

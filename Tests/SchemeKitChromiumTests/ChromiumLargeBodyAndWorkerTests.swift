@@ -64,7 +64,7 @@
             #expect(statistics.bodyTooLarge == 1, "\(statistics)")
             var sawTypedError = false
             for await record in records where record.url.hasSuffix("big.bin") {
-                if case .failed(let error) = record.outcome { sawTypedError = error.code == .bodyTooLarge }
+                if record.outcome == .failed { sawTypedError = (record.error as? ChromiumError)?.code == .bodyTooLarge }
                 break
             }
             #expect(sawTypedError)

@@ -64,7 +64,7 @@
             #expect(outcome == .string("TypeError"))
             var failure: ChromiumError?
             for await record in records where record.url.hasSuffix("/big") {
-                if case .failed(let error) = record.outcome { failure = error }
+                if record.outcome == .failed { failure = record.error as? ChromiumError }
                 break
             }
             #expect(failure?.code == .bodyTooLarge)

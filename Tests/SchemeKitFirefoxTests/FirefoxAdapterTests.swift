@@ -57,7 +57,7 @@
             try await harness.page.navigate(to: "https://app.localhost/blank.html")
             let records = harness.adapter.records()
             let collected = Task {
-                var ranges: [FirefoxRequestRecord] = []
+                var ranges: [SchemeRequestRecord] = []
                 for await record in records where record.url.hasSuffix("clip.webm") { ranges.append(record) }
                 return ranges
             }
@@ -316,7 +316,7 @@
             #expect(ContinuousClock.now - started < .seconds(10))
             var failure: FirefoxError?
             for await record in records where record.url.hasSuffix("/big") {
-                if case .failed(let error) = record.outcome { failure = error }
+                if record.outcome == .failed { failure = record.error as? FirefoxError }
                 break
             }
             #expect(failure?.code == .bodyTooLarge)

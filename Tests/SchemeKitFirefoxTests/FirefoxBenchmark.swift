@@ -139,7 +139,7 @@
             for peer in peers { _ = try await peer.run("(\(Self.measure))('\(peer.base)', '1m', 2)") }  // warm-up
             // The adapter's record of each request: from `network.beforeRequestSent` to Firefox's
             // answer to `network.provideResponse` (Firefox took the body).
-            let recordStream = adapter.records()
+            let recordStream = adapter.records(bufferLimit: 1 << 20)
             let recordCollector = Task {
                 var durations: [String: [Double]] = [:]
                 for await record in recordStream {

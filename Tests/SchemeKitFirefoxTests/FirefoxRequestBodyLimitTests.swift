@@ -41,7 +41,7 @@
             #expect(outcome == .string("TypeError"))
             var failure: FirefoxError?
             for await record in records where record.url.hasSuffix("/echo") {
-                if case .failed(let error) = record.outcome { failure = error }
+                if record.outcome == .failed { failure = record.error as? FirefoxError }
                 break
             }
             #expect(failure?.code == .bodyTooLarge)

@@ -86,7 +86,7 @@
             // /data/app.json, answered 405) add their own entries, so only this page's GETs count.
             let byPath = Dictionary(
                 log.filter { $0.method == "GET" }.map { ($0.path, $0) },
-                uniquingKeysWith: { first, second in first.status != 0 ? first : second })
+                uniquingKeysWith: { first, second in first.status != nil ? first : second })
             for path in ["/index.html", "/css/style.css", "/js/main.mjs", "/js/util.mjs", "/data/app.json"] {
                 #expect(byPath[path]?.status == 200, "\(path) served")
                 #expect(byPath[path]?.handler == "files", "\(path) answered by the file handler")
@@ -125,7 +125,7 @@
             #expect(partial.range == "bytes 1000-5095/\(file.count)")
             #expect(partial.first == Int(file[1000]))
             let logged = await eventually {
-                harness.adapter.log.contains { $0.url.hasSuffix("/media/clip.webm?run=\(run)") && $0.status == 206 }
+                harness.log.contains { $0.url.hasSuffix("/media/clip.webm?run=\(run)") && $0.status == 206 }
             }
             #expect(logged, "the 206 is in the request log")
             await session.tearDown()
@@ -179,10 +179,10 @@
                 #expect(fetch.bytes == bounds[1] - bounds[0] + 1)
             }
             let logged = await eventually {
-                harness.adapter.log.filter { $0.url.hasSuffix("/media/clip.webm?run=\(run)") && $0.status == 206 }.count
+                harness.log.filter { $0.url.hasSuffix("/media/clip.webm?run=\(run)") && $0.status == 206 }.count
                     == playback.fetches.count
             }
-            #expect(logged, "each range is a 206 in the request log: \(harness.adapter.log.map(\.status))")
+            #expect(logged, "each range is a 206 in the request log: \(harness.log.map(\.status))")
             await session.tearDown()
         }
 
@@ -247,7 +247,7 @@
                 "head, body and finish returned without the main context")
             let size = OffMainWriteHandler.chunks.joined().utf8.count
             let logged = await eventually {
-                harness.adapter.log.contains { $0.path == "/body" && $0.outcome == "finished" && $0.bytes == size }
+                harness.log.contains { $0.path == "/body" && $0.outcome == .answered && $0.bytes == size }
             }
             #expect(logged, "the response is in the request log with its \(size) bytes")
             await session.tearDown()
@@ -271,7 +271,7 @@
             #expect(settled, "the handler saw the stop")
             #expect(harness.slow.record.withLock { $0.writesAfterCancel } == 0)
             #expect(harness.adapter.writesAfterStop == 0, "nothing reached WebKit after the stop")
-            #expect(harness.adapter.log.contains { $0.path == "/stream" && $0.outcome == "stopped" })
+            #expect(harness.log.contains { $0.path == "/stream" && $0.wasStopped })
             await session.tearDown()
         }
 

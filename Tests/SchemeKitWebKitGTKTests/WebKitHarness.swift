@@ -19,6 +19,8 @@
         let glib: GLibMainThread
         let registry: SchemeRegistry
         let adapter: WebKitSchemeAdapter
+        /// Collects the adapter's records from the start: the request log the tests read.
+        let records: SchemeRequestRecordFeed.Collector
         let slow: SlowHandler
         let offMain: OffMainWriteHandler
         let appDirectory: URL
@@ -100,6 +102,7 @@
             }
             done.wait()
             adapter = made.withLock { $0! }
+            records = adapter.recordFeed.startCollecting()
         }
 
         /// Removes the scratch directories (`schemekit-webkit-<pid>`) of test processes that ended.
@@ -134,11 +137,14 @@
             return session
         }
 
+        /// Every request the adapter ended since the harness started, in order.
+        var log: [SchemeRequestRecord] { records.collected }
+
         /// Where the request log ends now.
-        var logMark: Int { adapter.log.count }
+        var logMark: Int { log.count }
 
         /// The request log's entries after `mark`.
-        func log(since mark: Int) -> ArraySlice<SchemeRequestLogEntry> { adapter.log.dropFirst(mark) }
+        func log(since mark: Int) -> ArraySlice<SchemeRequestRecord> { log.dropFirst(mark) }
 
         /// Writes ``MediaClip`` and its page into `app://media/`.
         func installMediaClip() throws {
@@ -367,6 +373,17 @@
         func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome {
             record.withLock { $0.append(request.path) }
             return try await files.handle(request, writer: writer)
+        }
+    }
+
+    extension SchemeRequestRecord {
+        /// The registry URL's path (`/index.html`).
+        var path: String { URL(string: registryURL)?.path(percentEncoded: true) ?? registryURL }
+
+        /// Whether the request was stopped before it ended.
+        var wasStopped: Bool {
+            if case .stopped = outcome { return true }
+            return false
         }
     }
 #endif

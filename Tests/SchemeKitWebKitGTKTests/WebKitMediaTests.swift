@@ -86,7 +86,7 @@
             let reads = harness.media.reads
             let afterSeek = reads.dropFirst(mark).filter { $0.path == "/clip.webm" }
             #expect(afterSeek.contains { $0.offset > 0 }, "a range read past 0 after the seek: \(reads)")
-            let log = harness.adapter.log.filter { $0.url.hasPrefix("app://media/clip.webm") }
+            let log = harness.log.filter { $0.url.hasPrefix("app://media/clip.webm") }
             #expect(log.contains { $0.status == 206 }, "206 answers went through the adapter: \(log)")
             #expect(log.allSatisfy { $0.handler == "files" }, "LocalFileHandler answered every range")
             await session.tearDown()
@@ -144,7 +144,7 @@
             #expect(fetched == .number(-1), "the other origin's fetch() failed: \(fetched)")
             let reads = harness.media.reads.filter { $0.path == "/clip.webm" }
             #expect(
-                !harness.adapter.log.contains { $0.url.contains("other-origin") },
+                !harness.log.contains { $0.url.contains("other-origin") },
                 "no request of the other origin reached the registry: \(reads)")
             await session.tearDown()
         }
@@ -173,8 +173,8 @@
             #expect(harness.slowMedia.record.withLock { $0.writesAfterCancel } == 0, "no write after the stop")
             #expect(harness.adapter.writesAfterStop == 0)
             #expect(
-                harness.adapter.log.contains {
-                    $0.url.hasPrefix("app://slowmedia/clip.webm") && $0.outcome == "stopped"
+                harness.log.contains {
+                    $0.url.hasPrefix("app://slowmedia/clip.webm") && $0.wasStopped
                 })
         }
     }

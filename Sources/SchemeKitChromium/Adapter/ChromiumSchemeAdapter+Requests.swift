@@ -53,9 +53,9 @@
                 send(CDP.ContinueRequest(requestId: requestId))
                 return
             }
-            var record = ChromiumRequestRecord(
+            let record = SchemeRequestRecord(
                 url: paused.request.url, registryURL: registryURL, method: paused.request.method,
-                resourceType: paused.resourceType, status: nil, bytes: 0, handler: nil, outcome: .fulfilled)
+                resourceType: paused.resourceType)
             state.withLock { state in
                 state.statistics.paused += 1
                 state.inflight[requestId] = Inflight(
@@ -66,7 +66,6 @@
             do {
                 request = try makeRequest(paused, registryURL: registryURL)
             } catch {
-                record.outcome = .failed(ChromiumError(.malformedMessage, "\(error)"))
                 failRequest(requestId, reason: "Failed", error: ChromiumError(.malformedMessage, "\(error)"))
                 return
             }
@@ -88,10 +87,10 @@
                 .malformedMessage,
                 "an undecodable Fetch.requestPaused (requestId \(requestId ?? "unreadable")) was failed: \(error)")
             let request = event.params["request"]
-            let record = ChromiumRequestRecord(
+            var record = SchemeRequestRecord(
                 url: request?["url"]?.stringValue ?? "", registryURL: "", method: request?["method"]?.stringValue ?? "",
-                resourceType: event.params["resourceType"]?.stringValue, status: nil, bytes: 0, handler: nil,
-                outcome: .failed(failure))
+                resourceType: event.params["resourceType"]?.stringValue)
+            record.fail(failure)
             state.withLock { $0.undecodablePausedEvents += 1 }
             publish(record) { statistics in
                 guard requestId != nil else { return }
@@ -143,9 +142,7 @@
             }
         }
 
-        private func publish(_ record: ChromiumRequestRecord, _ count: (inout ChromiumAdapterStatistics) -> Void) {
-            var record = record
-            record.duration = ContinuousClock.now - record.pausedAt
+        private func publish(_ record: SchemeRequestRecord, _ count: (inout ChromiumAdapterStatistics) -> Void) {
             let dropped = broadcast(record) { count(&$0.statistics) }
             if dropped > 0 { state.withLock { $0.statistics.droppedRecords += dropped } }
         }
@@ -181,7 +178,7 @@
                 send(CDP.ContinueRequest(requestId: requestId))
             case .fail(let reason):
                 let error = ChromiumError(.protocolError, "no handler answered; failed as \(reason)")
-                entry.record.outcome = .failed(error)
+                entry.record.fail(error)
                 publish(entry.record) { $0.failed += 1 }
                 send(CDP.FailRequest(requestId: requestId, errorReason: reason))
             }
@@ -192,7 +189,7 @@
             guard var entry = take(requestId) else { return }
             entry.timer?.cancel()
             entry.task?.stop()  // allowed from inside the task's own sink
-            entry.record.outcome = .failed(error)
+            entry.record.fail(error)
             publish(entry.record) { statistics in
                 statistics.failed += 1
                 if error.code == .bodyTooLarge { statistics.bodyTooLarge += 1 }
@@ -234,7 +231,7 @@
                         statistics.rejectedByChromium += 1
                     }
                 } catch {
-                    entry.record.outcome = .failed(error as? ChromiumError ?? ChromiumError(.protocolError, "\(error)"))
+                    entry.record.fail(error as? ChromiumError ?? ChromiumError(.protocolError, "\(error)"))
                     publish(entry.record) { $0.failed += 1 }
                 }
             }

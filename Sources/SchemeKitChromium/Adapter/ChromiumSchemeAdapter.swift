@@ -53,12 +53,15 @@
 
         package let state = Locked(State())
 
+        /// The records of the requests that ended, for ``records(bufferLimit:)`` and renders.
+        package let recordFeed = SchemeRequestRecordFeed()
+
         package struct Inflight: InflightRequest {
             package var task: SchemeTask?
             var networkId: String?
             var frameId: String?
             package var timer: Task<Void, Never>?
-            var record: ChromiumRequestRecord
+            var record: SchemeRequestRecord
         }
 
         package struct State: BrowserAdapterState {
@@ -67,8 +70,6 @@
             var statistics = ChromiumAdapterStatistics()
             var autoAttached: [String: String] = [:]
             var loop: Task<Void, Never>?
-            package var recordSubscribers: [Int: AsyncStream<ChromiumRequestRecord>.Continuation] = [:]
-            package var nextSubscriber = 0
             var undecodablePausedEvents = 0
         }
 
@@ -152,8 +153,8 @@
         ///   dropped and counted in ``ChromiumAdapterStatistics/droppedRecords`` (requests are never
         ///   held up by a slow reader). Default: 1024.
         /// - Returns: A sequence that runs until the caller stops iterating.
-        public func records(bufferLimit: Int = 1024) -> AsyncStream<ChromiumRequestRecord> {
-            subscribeToRecords(bufferingPolicy: .bufferingNewest(max(1, bufferLimit)))
+        public func records(bufferLimit: Int = 1024) -> AsyncStream<SchemeRequestRecord> {
+            recordFeed.subscribe(bufferLimit: bufferLimit)
         }
 
         /// How many events the adapter's own subscription holds unread. The loop does only quick work

@@ -30,6 +30,9 @@
         public var malformedEvents = 0
         /// Response bytes sent in `network.provideResponse` bodies.
         public var bytesProvided = 0
+        /// Records a ``FirefoxSchemeAdapter/records(bufferLimit:)`` sequence dropped, oldest first,
+        /// because its reader fell behind by more than its limit (one per sequence that missed it).
+        public var droppedRecords = 0
 
         /// Creates zeroed counters.
         package init() {}
@@ -41,7 +44,8 @@
         public var description: String {
             "intercepted=\(intercepted) provided=\(provided) continued=\(continued) failed=\(failed) stopped=\(stopped) "
                 + "(contextClosed=\(contextClosed) navigatedAway=\(navigatedAway) timedOut=\(timedOut) rejected=\(rejectedByFirefox)) "
-                + "bodyTooLarge=\(bodyTooLarge) malformedEvents=\(malformedEvents) bytes=\(bytesProvided)"
+                + "bodyTooLarge=\(bodyTooLarge) malformedEvents=\(malformedEvents) bytes=\(bytesProvided) "
+                + "droppedRecords=\(droppedRecords)"
         }
     }
 #endif

@@ -29,9 +29,8 @@
                 send("network.continueRequest", ["request": .string(requestId)])
                 return
             }
-            let record = FirefoxRequestRecord(
-                url: event.url, registryURL: registryURL, method: event.method, destination: event.destination,
-                status: nil, bytes: 0, handler: nil, outcome: .provided)
+            let record = SchemeRequestRecord(
+                url: event.url, registryURL: registryURL, method: event.method, resourceType: event.destination)
             state.withLock { state in
                 state.statistics.intercepted += 1
                 state.inflight[requestId] = Inflight(
@@ -130,10 +129,9 @@
             state.withLock { $0.inflight.removeValue(forKey: requestId) }
         }
 
-        private func publish(_ record: FirefoxRequestRecord, _ count: (inout FirefoxAdapterStatistics) -> Void) {
-            var record = record
-            record.duration = ContinuousClock.now - record.interceptedAt
-            _ = broadcast(record) { count(&$0.statistics) }  // unbounded subscriptions: nothing drops
+        private func publish(_ record: SchemeRequestRecord, _ count: (inout FirefoxAdapterStatistics) -> Void) {
+            let dropped = broadcast(record) { count(&$0.statistics) }
+            if dropped > 0 { state.withLock { $0.statistics.droppedRecords += dropped } }
         }
 
         /// Stops a request's task; nothing more is sent for it except, when asked, a `network.failRequest`.
@@ -166,7 +164,7 @@
                 send("network.continueRequest", ["request": .string(requestId)])
             case .fail:
                 let error = FirefoxError(.protocolError, "no handler answered; failed as the pass policy says")
-                entry.record.outcome = .failed(error)
+                entry.record.fail(error)
                 publish(entry.record) { $0.failed += 1 }
                 send("network.failRequest", ["request": .string(requestId)])
             }
@@ -177,7 +175,7 @@
             guard var entry = take(requestId) else { return }
             entry.timer?.cancel()
             entry.task?.stop()  // allowed from inside the task's own sink
-            entry.record.outcome = .failed(error)
+            entry.record.fail(error)
             publish(entry.record) { statistics in
                 statistics.failed += 1
                 if error.code == .bodyTooLarge { statistics.bodyTooLarge += 1 }
@@ -220,7 +218,7 @@
                     }
                 } catch let error as FirefoxError where error.code == .messageTooLarge {
                     let failure = FirefoxError(.bodyTooLarge, bodyTooLargeMessage(body.count))
-                    entry.record.outcome = .failed(failure)
+                    entry.record.fail(failure)
                     publish(entry.record) { statistics in
                         statistics.failed += 1
                         statistics.bodyTooLarge += 1
@@ -230,7 +228,7 @@
                     entry.record.outcome = .stopped(reason: "disconnected")
                     publish(entry.record) { $0.stopped += 1 }
                 } catch {
-                    entry.record.outcome = .failed(error as? FirefoxError ?? FirefoxError(.protocolError, "\(error)"))
+                    entry.record.fail(error as? FirefoxError ?? FirefoxError(.protocolError, "\(error)"))
                     publish(entry.record) { $0.failed += 1 }
                 }
             }

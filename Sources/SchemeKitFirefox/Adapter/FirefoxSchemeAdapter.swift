@@ -53,6 +53,9 @@
 
         package let state = Locked(State())
 
+        /// The records of the requests that ended, for ``records(bufferLimit:)`` and renders.
+        package let recordFeed = SchemeRequestRecordFeed()
+
         package struct Inflight: InflightRequest {
             package var task: SchemeTask?
             var context: String?
@@ -61,15 +64,13 @@
             /// requests from the old one's when a navigation commits.
             var timestamp: Double?
             package var timer: Task<Void, Never>?
-            var record: FirefoxRequestRecord
+            var record: SchemeRequestRecord
         }
 
         package struct State: BrowserAdapterState {
             package var inflight: [String: Inflight] = [:]
             var statistics = FirefoxAdapterStatistics()
             var loop: Task<Void, Never>?
-            package var recordSubscribers: [Int: AsyncStream<FirefoxRequestRecord>.Continuation] = [:]
-            package var nextSubscriber = 0
             var intercept: String?
             var collector: String?
             var collectorError: String?
@@ -169,8 +170,13 @@
         public var statistics: FirefoxAdapterStatistics { state.withLock { $0.statistics } }
 
         /// A record for each request from now on, as it ends.
-        public func records() -> AsyncStream<FirefoxRequestRecord> {
-            subscribeToRecords(bufferingPolicy: .unbounded)
+        ///
+        /// - Parameter bufferLimit: How many records the sequence holds unread; past it the oldest is
+        ///   dropped and counted in ``FirefoxAdapterStatistics/droppedRecords`` (requests are never
+        ///   held up by a slow reader). Default: 1024.
+        /// - Returns: A sequence that runs until the caller stops iterating.
+        public func records(bufferLimit: Int = 1024) -> AsyncStream<SchemeRequestRecord> {
+            recordFeed.subscribe(bufferLimit: bufferLimit)
         }
 
         static let eventNames: Set<String> = [

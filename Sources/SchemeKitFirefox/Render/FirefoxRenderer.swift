@@ -18,25 +18,9 @@
     /// Pages come from a pool (``FirefoxBrowser/makePagePool(configuration:)``), so repeated renders
     /// reuse a warm page.
     public final class FirefoxRenderer: Sendable {
-        /// What one render produced.
-        public struct Result: Sendable {
-            /// The awaited value of the expression, or `nil` when none was given or it threw.
-            public var value: JavaScriptValue?
-            /// Why the expression failed (``FirefoxError/Code/evaluationFailed`` with the exception's
-            /// text), or `nil`. The page loaded all the same: the other fields are filled.
-            public var evaluationError: FirefoxError?
-            /// The PNG snapshot, when asked for.
-            public var snapshot: Data?
-            /// The PDF, when asked for.
-            public var pdf: Data?
-            /// Every request the adapter handled for this render, in the order they ended.
-            public var requests: [FirefoxRequestRecord]
-            /// What the page logged, one line per `console` call (`log: hello 42`, `warn: careful`)
-            /// or uncaught exception (`error: …`), in order.
-            public var console: [String]
-            /// From navigation start to the `load` event (the expression is not counted).
-            public var duration: Duration
-        }
+        /// What one render produced: the value, the snapshot and PDF asked for, every request and
+        /// console line; an expression that threw is ``FirefoxError`` with code `evaluationFailed`.
+        public typealias Result = RenderResult<FirefoxError>
 
         /// The browser.
         package let browser: FirefoxBrowser
@@ -106,16 +90,12 @@
         ///   - pdf: Print the page to PDF with these options. Default: `nil`, no PDF.
         ///   - timeout: The most to wait for `load`. Default: 30 seconds.
         /// - Throws: ``FirefoxError`` (navigation failure, timeout). An expression that throws is
-        ///   reported in ``Result/evaluationError``, not thrown.
+        ///   reported in `Result.evaluationError`, not thrown.
         public func render(
             _ url: String, evaluate expression: String? = nil, snapshot: Bool = false, pdf: PDFOptions? = nil,
             timeout: Duration = .seconds(30)
         ) async throws -> Result {
-            let output = try await renderPage(
-                url, evaluate: expression, snapshot: snapshot, pdf: pdf, timeout: timeout)
-            return Result(
-                value: output.value, evaluationError: output.evaluationError, snapshot: output.snapshot,
-                pdf: output.pdf, requests: output.requests, console: output.console, duration: output.duration)
+            try await renderPage(url, evaluate: expression, snapshot: snapshot, pdf: pdf, timeout: timeout)
         }
 
         /// One console line from a `log.entryAdded` event: the console method (`log`, `warn`, …) or
@@ -137,8 +117,8 @@
 
     /// The render both engines run (``BrowserPageRenderer``).
     extension FirefoxRenderer: BrowserPageRenderer {
-        /// A new subscription to the adapter's records.
-        package func requestRecords() -> AsyncStream<FirefoxRequestRecord> { adapter.records() }
+        /// The adapter's records.
+        package var recordFeed: SchemeRequestRecordFeed { adapter.recordFeed }
 
         /// The browser's `log.entryAdded` events (the session subscribed to them in `start`).
         package func consoleEvents(of page: FirefoxPage) -> AsyncStream<BiDiEvent> {
@@ -160,13 +140,5 @@
     extension FirefoxError: BrowserRenderFailure {
         /// ``Code/evaluationFailed``.
         package var isEvaluationFailure: Bool { code == .evaluationFailed }
-    }
-
-    extension FirefoxRequestRecord: RenderedRequestRecord {
-        /// The error's message when the request ended ``Outcome/failed(_:)``.
-        package var failureMessage: String? {
-            guard case .failed(let error) = outcome else { return nil }
-            return error.message
-        }
     }
 #endif

@@ -307,13 +307,24 @@ extension FilesTests {
 }
 
 /// A sink that records into a ``RecordingSink`` and calls `onChunk` with each chunk's number.
+///
+/// With `holdingAfter: n`, the sink has no capacity once it has received `n` chunks: the writer
+/// waits in `waitForCapacity()` until its Swift task is cancelled (at most 30 s), so a test that
+/// cancels after chunk `n` does not race a handler that would otherwise read to the end first.
 final class CallbackSink: SchemeTaskSink {
     let recording = RecordingSink()
     private let chunks = Atomic(0)
+    private let holdingAfter: Int?
     private let onChunk: @Sendable (Int) -> Void
 
-    init(onChunk: @escaping @Sendable (Int) -> Void) {
+    init(holdingAfter: Int? = nil, onChunk: @escaping @Sendable (Int) -> Void) {
+        self.holdingAfter = holdingAfter
         self.onChunk = onChunk
+    }
+
+    func waitForCapacity() async {
+        guard let holdingAfter, chunks.load(ordering: .relaxed) >= holdingAfter else { return }
+        try? await Task.sleep(for: .seconds(30))
     }
 
     func receive(_ response: SchemeResponse) { recording.receive(response) }

@@ -63,7 +63,9 @@ extension FilesTests {
             try registry.register(LocalFileHandler(root: fixture.root), for: "app")
             let probe = FileReadProbe()
             let started = AsyncStream<Void>.makeStream()
-            let sink = CallbackSink { chunk in if chunk == 2 { started.continuation.yield() } }
+            // The sink holds the handler at chunk 2 until the cancel: otherwise a loaded machine
+            // can read all 256 MiB before the test gets to cancel.
+            let sink = CallbackSink(holdingAfter: 2) { chunk in if chunk == 2 { started.continuation.yield() } }
             let request = try SchemeRequest("app://localhost/big.bin")
             let running = Task {
                 await FileReadProbe.$current.withValue(probe) {
