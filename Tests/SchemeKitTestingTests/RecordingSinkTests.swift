@@ -54,7 +54,7 @@ struct RecordingSinkTests {
             sink.receive(SchemeResponse())
             sink.finish()
         }
-        #expect(await sink.waitForCompletion(timeout: TestTiming.scaled(.seconds(10))))
+        #expect(await sink.waitForCompletion(timeout: TestTiming.scaled(.seconds(30))))
         let stopped = RecordingSink()
         stopped.markStopped()
         await stopped.waitForCompletion()

@@ -40,8 +40,7 @@ struct ScriptedEngineTests {
     func stopPointsAreExact(_ expected: Expectation) async throws {
         for executor in [nil, DispatchQueue(label: "main") as (any SchemeDeliveryQueue)?] {
             let handler = CountingHandler(StaticHandler(Self.body, chunkSize: 1024))
-            let engine = try ScriptedEngine(
-                serving: handler, deliveryQueue: executor, timeout: TestTiming.scaled(.seconds(10)))
+            let engine = try ScriptedEngine(serving: handler, deliveryQueue: executor)
             let result = try await engine.run("app://localhost/file.bin", stoppingAt: expected.point)
             #expect(result.events.map(\.description) == expected.events)
             #expect(result.wasStopped == expected.stopped)

@@ -71,8 +71,7 @@ struct StubHandlerTests {
 
     @Test func hangingHandlerReturnsWhenStopped() async throws {
         let hanging = HangingHandler(writesHead: true)
-        let result = try await ScriptedEngine(serving: hanging, timeout: TestTiming.scaled(.seconds(10))).run(
-            "app://h/", stoppingAt: .afterHead)
+        let result = try await ScriptedEngine(serving: hanging).run("app://h/", stoppingAt: .afterHead)
         #expect(result.events.map(\.description) == ["head(200)", "stopped"])
         #expect(!result.timedOut)
         #expect(hanging.cancellations == 1)

@@ -28,7 +28,7 @@ struct CacheDiskIndexTests {
         let keys = (0..<20).map { "k\($0)" }
         for key in keys { try disk.store(testBytes(100), forKey: key) }
         let expected = Set(keys.map(DiskStorage.fileName(forKey:)))
-        #expect(await eventually(timeout: TestTiming.scaled(.seconds(5))) { indexedFiles(directory) == expected })
+        #expect(await eventually() { indexedFiles(directory) == expected })
         withExtendedLifetime(disk) {}
     }
 

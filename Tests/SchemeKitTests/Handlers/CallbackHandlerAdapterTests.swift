@@ -43,8 +43,7 @@ struct CallbackHandlerAdapterTests {
 
     @Test func callbacksAreRelayedInOrder() async throws {
         let legacy = LegacyHandler(chunks: 1)
-        let engine = try ScriptedEngine(
-            serving: CallbackHandlerAdapter(legacy), timeout: TestTiming.scaled(.seconds(10)))
+        let engine = try ScriptedEngine(serving: CallbackHandlerAdapter(legacy))
         let result = try await engine.run("app://h/")
         #expect(result.events.map(\.description) == ["head(200)", "data(1)", "finish"])
         #expect(result.respondingHandler == "LegacyHandler")
@@ -54,8 +53,7 @@ struct CallbackHandlerAdapterTests {
 
     @Test func stopCallsTheCallbacksStopOnceAndDropsLaterCalls() async throws {
         let legacy = LegacyHandler(chunks: 100)
-        let engine = try ScriptedEngine(
-            serving: CallbackHandlerAdapter(legacy), timeout: TestTiming.scaled(.seconds(10)))
+        let engine = try ScriptedEngine(serving: CallbackHandlerAdapter(legacy))
         let result = try await engine.run("app://h/", stoppingAt: .afterHead)
         legacy.proceed.fire()
         #expect(await legacy.done.wait())  // the legacy code wrote 100 chunks and a finish after the stop

@@ -25,7 +25,7 @@ final class Signal: Sendable {
     func fire() { continuation.yield(()) }
 
     /// Waits for the signal; returns `false` after `timeout` without it.
-    func wait(timeout: Duration = TestTiming.scaled(.seconds(10))) async -> Bool {
+    func wait(timeout: Duration = TestTiming.scaled(.seconds(30))) async -> Bool {
         let stream = self.stream
         return await withTaskGroup(of: Bool.self) { group in
             group.addTask {

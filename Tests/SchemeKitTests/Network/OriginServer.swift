@@ -83,7 +83,7 @@ final class OriginServer: Sendable {
     @discardableResult
     func waitForStats(
         _ path: String,
-        timeout: Duration = TestTiming.scaled(.seconds(10)),
+        timeout: Duration = TestTiming.scaled(.seconds(30)),
         until condition: (Stats) -> Bool
     ) async throws -> Stats {
         let deadline = ContinuousClock.now + timeout

@@ -100,7 +100,7 @@ struct SessionPoolTests {
     @Test func atTheMaximumAWaiterGetsTheRecycledSession() async throws {
         let pool = makePool(
             .init(
-                warmCount: 0, maximumCount: 1, exhaustion: .wait(timeout: TestTiming.scaled(.seconds(10))),
+                warmCount: 0, maximumCount: 1, exhaustion: .wait(timeout: TestTiming.scaled(.seconds(30))),
                 sweepInterval: nil))
         let first = Holder()
         let session = try await pool.acquire(for: first)
