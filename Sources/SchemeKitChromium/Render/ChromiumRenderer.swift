@@ -1,5 +1,5 @@
 #if Chromium
-    public import Foundation
+    import Foundation
     public import SchemeKit
     import SchemeKitBrowserSupport
 
