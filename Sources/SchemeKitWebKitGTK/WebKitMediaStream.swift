@@ -214,13 +214,7 @@
                 defer { state.task = nil }
                 return (state.status, state.bytes, state.task)
             }
-            var record = startedRecord
-            record.outcome = outcome
-            record.error = error
-            record.status = status == 0 ? nil : status
-            record.bytes = bytes
-            record.handler = task?.respondingHandler
-            adapter.recordFeed.publish(record)
+            adapter.publish(startedRecord, ending: outcome, error: error, status: status, bytes: bytes, task: task)
             adapter.mediaStreamEnded(self)
         }
     }

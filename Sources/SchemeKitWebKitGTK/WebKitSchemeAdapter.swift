@@ -160,6 +160,21 @@
         /// The records of the requests that ended, for ``records(bufferLimit:)`` and renders.
         package let recordFeed = SchemeRequestRecordFeed()
 
+        /// Publishes `started` as it ends: `outcome` (with `error` when failed), the head's `status`
+        /// (0 when none was written), the body `bytes` handed to WebKit, and `task`'s responder.
+        func publish(
+            _ started: SchemeRequestRecord, ending outcome: SchemeRequestRecord.Outcome, error: (any Error)?,
+            status: Int, bytes: Int, task: SchemeTask?
+        ) {
+            var record = started
+            record.outcome = outcome
+            record.error = error
+            record.status = status == 0 ? nil : status
+            record.bytes = bytes
+            record.handler = task?.respondingHandler
+            recordFeed.publish(record)
+        }
+
         /// Body writes that reached a response stream after WebKit had stopped reading it (0 when the
         /// guarded lifecycle holds).
         package var writesAfterStop: Int { lateWrites.load(ordering: .relaxed) }

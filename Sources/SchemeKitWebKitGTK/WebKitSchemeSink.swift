@@ -156,13 +156,8 @@
                 defer { shared.task = nil }
                 return (shared.task, shared.status, shared.pipe)
             }
-            var record = startedRecord
-            record.outcome = outcome
-            record.error = error
-            record.status = status == 0 ? nil : status
-            record.bytes = pipe?.bytesPushed ?? 0
-            record.handler = task?.respondingHandler
-            adapter.recordFeed.publish(record)
+            adapter.publish(
+                startedRecord, ending: outcome, error: error, status: status, bytes: pipe?.bytesPushed ?? 0, task: task)
             adapter.finished(self)
         }
     }
