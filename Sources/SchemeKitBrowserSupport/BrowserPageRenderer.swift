@@ -4,12 +4,10 @@
 
     /// A page a browser renderer drives: what `ChromiumPage` and `FirefoxPage` share.
     ///
-    /// Contract: `navigate(to:timeout:)` returns after the `load` event or throws `Failure`;
-    /// `evaluate(_:)` awaits a promise and throws a `Failure` whose
-    /// ``BrowserRenderFailure/isEvaluationFailure`` is `true` when the expression itself threw.
+    /// Contract: `navigate(to:timeout:)` returns after the `load` event or throws an `EngineError`;
+    /// `evaluate(_:)` awaits a promise and throws an `EngineError` with code `evaluationFailed` when
+    /// the expression itself threw.
     package protocol RenderablePage: PoolableSession {
-        /// The engine's error.
-        associatedtype Failure: BrowserRenderFailure
         /// Loads `url` and waits for its `load` event, at most `timeout`.
         func navigate(to url: String, timeout: Duration) async throws
         /// Evaluates `expression` in the page, awaiting a promise.
@@ -18,16 +16,6 @@
         func screenshot() async throws -> Data
         /// The page printed to PDF.
         func printToPDF(_ options: PDFOptions) async throws -> Data
-    }
-
-    /// An engine's error as a render reports it.
-    ///
-    /// Contract: `message` is the human-readable detail, and setting it keeps every other field.
-    package protocol BrowserRenderFailure: Error, Sendable {
-        /// Whether the evaluated expression threw (the page loaded all the same).
-        var isEvaluationFailure: Bool { get }
-        /// A human-readable detail.
-        var message: String { get set }
     }
 
     /// A browser renderer (`ChromiumRenderer`, `FirefoxRenderer`): a pool of pages, the adapter's
@@ -60,7 +48,7 @@
         /// `RenderResult.evaluationError`, not thrown.
         package func renderPage(
             _ url: String, evaluate expression: String?, snapshot: Bool, pdf: PDFOptions?, timeout: Duration
-        ) async throws -> RenderResult<Page.Failure> {
+        ) async throws -> RenderResult {
             let holder = RenderHolder()
             let page = try await pool.acquire(for: holder)
             let collector = recordFeed.startCollecting()
@@ -81,11 +69,11 @@
                 try await page.navigate(to: url, timeout: timeout)
                 let duration = ContinuousClock.now - started
                 var value: JavaScriptValue?
-                var evaluationError: Page.Failure?
+                var evaluationError: EngineError?
                 if let expression {
                     do {
                         value = try await page.evaluate(expression)
-                    } catch let error as Page.Failure where error.isEvaluationFailure {
+                    } catch let error as EngineError where error.code == .evaluationFailed {
                         evaluationError = error
                     }
                 }
@@ -102,11 +90,11 @@
                 return RenderResult(
                     value: value, evaluationError: evaluationError, snapshot: image, pdf: document, requests: requests,
                     console: console, duration: duration)
-            } catch var error as Page.Failure {
+            } catch var error as EngineError {
                 // A failed load says which of its requests failed, and why (a body over the limit).
                 let failures = recordFeed.stopCollecting(collector).compactMap { record in
                     record.error.map {
-                        "\(record.url) failed: \(($0 as? any BrowserRenderFailure)?.message ?? "\($0)")"
+                        "\(record.url) failed: \(($0 as? EngineError)?.message ?? "\($0)")"
                     }
                 }
                 try? await pool.recycle(page)

@@ -44,7 +44,7 @@
 
         /// Starts the thread, initialises GTK there and waits until its loop runs.
         ///
-        /// - Throws: ``WebKitGTKError`` when GTK cannot open a display (no `DISPLAY`: run under
+        /// - Throws: `EngineError` when GTK cannot open a display (no `DISPLAY`: run under
         ///   `xvfb-run -a`). An X server that `DISPLAY` names but that refuses connections (one
         ///   resetting after its last client left, or still starting) is waited for up to 3 seconds.
         public convenience init() throws {
@@ -94,7 +94,7 @@
             thread.stackSize = 8 << 20
             thread.start()
             let phase = state.wait { $0.phase == .starting ? nil : $0.phase }
-            guard phase != .failed else { throw WebKitGTKError.noDisplay }
+            guard phase != .failed else { throw EngineError.noDisplay }
             if initialisingGTK { Self.installExitHandler(for: self) }
         }
 

@@ -9,7 +9,7 @@
     /// next GLib read is only issued once the consumer has taken enough (a slow handler pauses the
     /// upload instead of growing memory).
     ///
-    /// - A body past ``limit`` bytes fails the stream with ``WebKitGTKError/requestBodyTooLarge(limit:)``
+    /// - A body past ``limit`` bytes fails the stream with `EngineError` with code `bodyTooLarge`
     ///   (naming the adapter's `maximumRequestBodySize`), and nothing more is read.
     /// - ``stop()`` (the task ended or was stopped, or the consumer's task was cancelled) cancels the
     ///   GLib read in flight, drops what is buffered and ends the stream with `CancellationError`;
@@ -149,7 +149,7 @@
                     let bytes = g_input_stream_read_bytes_finish(
                         UnsafeMutableRawPointer(source)?.assumingMemoryBound(to: GInputStream.self), result, &error)
                     if let error {
-                        reader.delivered(.failure(WebKitGTKError.loadFailed(consumeError(error))))
+                        reader.delivered(.failure(EngineError.loadFailed(consumeError(error))))
                         return
                     }
                     var size: gsize = 0
@@ -176,7 +176,7 @@
                     state.total += chunk.count
                     if state.total > limit {
                         tooLarge = true
-                        state.end = .failure(WebKitGTKError.requestBodyTooLarge(limit: limit))
+                        state.end = .failure(EngineError.requestBodyTooLarge(limit: limit))
                         state.chunks = []
                         state.buffered = 0
                     } else if state.waiter != nil {

@@ -1,6 +1,7 @@
 // Built only with the package trait `WebKitGTK` (it needs WebKitGTK 6.0's headers and libraries).
 #if WebKitGTK
     import CWebKitGTK
+    import SchemeKit
 
     extension WebKitSchemeAdapter {
         /// Empties WebKit's in-memory resource cache in every web process of a network session, so the
@@ -19,7 +20,7 @@
         ///
         /// - Parameter networkSession: The `WebKitNetworkSession` whose cache to empty. Default: `nil`,
         ///   WebKit's default session (the one ``WebViewSession`` views use).
-        /// - Throws: ``WebKitGTKError`` when WebKit reports a failure.
+        /// - Throws: `EngineError` when WebKit reports a failure.
         public func clearMemoryCache(networkSession: OpaquePointer? = nil) async throws {
             let session = UInt(bitPattern: networkSession)
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
@@ -31,7 +32,7 @@
                         if webkit_website_data_manager_clear_finish(OpaquePointer(source), result, &error) != 0 {
                             continuation.resume()
                         } else {
-                            continuation.resume(throwing: WebKitGTKError.websiteData(consumeError(error)))
+                            continuation.resume(throwing: EngineError.websiteData(consumeError(error)))
                         }
                     }
                     webkit_website_data_manager_clear(

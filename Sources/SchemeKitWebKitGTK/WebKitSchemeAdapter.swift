@@ -40,7 +40,7 @@
         package let bufferCapacity: Int
         /// The largest request body (a `POST`'s, in bytes) a handler can read. Bodies are read as the
         /// handler asks, at most 256 KiB ahead of it, so a slow handler pauses the upload; past this
-        /// size reading stops and the handler's read throws ``WebKitGTKError/requestBodyTooLarge(limit:)``
+        /// size reading stops and the handler's read throws `EngineError` with code `bodyTooLarge`
         /// (naming this setting), which fails its task. Default: 32 MiB.
         package let maximumRequestBodySize: Int
         /// The web context the schemes are registered on.
@@ -277,19 +277,19 @@
         /// what they do not support); the URI, without the fragment WebKit leaves on it (a browser
         /// never requests one), is parsed by ``SchemeKit/SchemeRequest/init(_:method:headerFields:body:)``.
         ///
-        /// - Throws: ``WebKitGTKError`` (invalid request) naming the method when it is not an HTTP
+        /// - Throws: `EngineError` (invalid request) naming the method when it is not an HTTP
         ///   token, or the URI when it does not parse.
         static func schemeRequest(
             uri: String, method: String, headerFields: HTTPFields, body: SchemeRequestBody
         ) throws -> SchemeRequest {
             guard let method = HTTPRequest.Method(method) else {
-                throw WebKitGTKError.invalidRequest("\(uri): the method \"\(method)\" is not an HTTP token")
+                throw EngineError.invalidRequest("\(uri): the method \"\(method)\" is not an HTTP token")
             }
             do {
                 return try SchemeRequest(
                     SchemeRequest.droppingFragment(uri), method: method, headerFields: headerFields, body: body)
             } catch {
-                throw WebKitGTKError.invalidRequest("\(uri): \(error.description)")
+                throw EngineError.invalidRequest("\(uri): \(error.description)")
             }
         }
 

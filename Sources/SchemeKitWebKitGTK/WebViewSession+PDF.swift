@@ -20,17 +20,17 @@
         ///   - options: The paper, in centimetres, and whether backgrounds print (WebKit's
         ///     `print-backgrounds` setting, restored afterwards). Default: US Letter, no backgrounds,
         ///     as on the other engines.
-        /// - Throws: ``WebKitGTKError/print(_:)`` with GTK's message when printing fails, the file
+        /// - Throws: `EngineError` with code `operationFailed` with GTK's message when printing fails, the file
         ///   is missing afterwards, or `path` is empty, names a directory or cannot be replaced.
         public func printToPDF(to path: String, options: PDFOptions = PDFOptions()) async throws {
             let (pageWidth, pageHeight, background) = (options.pageWidth, options.pageHeight, options.background)
-            guard !path.isEmpty else { throw WebKitGTKError.print("no PDF path given") }
+            guard !path.isEmpty else { throw EngineError.print("no PDF path given") }
             let destination = URL(fileURLWithPath: path).standardizedFileURL
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: destination.path, isDirectory: &isDirectory),
                 isDirectory.boolValue
             {
-                throw WebKitGTKError.print("\(path) is a directory, not a PDF file")
+                throw EngineError.print("\(path) is a directory, not a PDF file")
             }
             // GTK's file backend writes where it is told: a name of our own beside the destination,
             // renamed over it once complete, so nothing that was there is lost on a failure.
@@ -66,7 +66,7 @@
                 }
             }
             guard rename(file.path, destination.path) == 0 else {
-                throw WebKitGTKError.print("cannot write \(path): \(String(cString: strerror(errno)))")
+                throw EngineError.print("cannot write \(path): \(String(cString: strerror(errno)))")
             }
         }
     }
@@ -84,7 +84,7 @@
             self.restore = restore
         }
 
-        private func resume(_ error: WebKitGTKError?) {
+        private func resume(_ error: EngineError?) {
             guard let continuation else { return }
             self.continuation = nil
             restore()

@@ -131,12 +131,12 @@
 
         /// Stops loading, removes injected scripts and message handlers, clears history, shows the blank page.
         ///
-        /// - Throws: ``WebKitGTKError`` when the blank page does not load or history survived.
+        /// - Throws: `EngineError` when the blank page does not load or history survived.
         public nonisolated(nonsending) func reset() async throws {
             try await executor.run { try self.clearState() }
             try await reloadCurrentItem()
             let canGoBack = try await executor.run { webkit_web_view_can_go_back(self.view) != 0 }
-            if canGoBack { throw WebKitGTKError.loadFailed("back/forward history survived the reset") }
+            if canGoBack { throw EngineError.loadFailed("back/forward history survived the reset") }
         }
 
         /// Whether the web process is alive and the session not torn down.
@@ -153,12 +153,12 @@
 
         /// Loads `url` and returns when WebKit reports the load finished.
         ///
-        /// - Throws: ``WebKitGTKError/loadFailed(_:)`` when the load fails or is replaced by another.
+        /// - Throws: `EngineError` with code `navigationFailed` when the load fails or is replaced by another.
         public func load(_ url: String) async throws {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 executor.execute {
-                    guard !self.closed else { return continuation.resume(throwing: WebKitGTKError.sessionClosed) }
-                    self.pendingLoad?.resume(throwing: WebKitGTKError.loadFailed("replaced by a new load"))
+                    guard !self.closed else { return continuation.resume(throwing: EngineError.sessionClosed) }
+                    self.pendingLoad?.resume(throwing: EngineError.loadFailed("replaced by a new load"))
                     self.pendingLoad = continuation
                     self.pendingTarget = url.lowercased().hasPrefix("about:") ? nil : url
                     webkit_web_view_load_uri(self.view, url)
@@ -170,8 +170,8 @@
         private func reloadCurrentItem() async throws {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 executor.execute {
-                    guard !self.closed else { return continuation.resume(throwing: WebKitGTKError.sessionClosed) }
-                    self.pendingLoad?.resume(throwing: WebKitGTKError.loadFailed("replaced by a new load"))
+                    guard !self.closed else { return continuation.resume(throwing: EngineError.sessionClosed) }
+                    self.pendingLoad?.resume(throwing: EngineError.loadFailed("replaced by a new load"))
                     self.pendingLoad = continuation
                     self.pendingTarget = nil
                     let list = webkit_web_view_get_back_forward_list(self.view)
@@ -194,12 +194,13 @@
         /// completion value as WebKit copies it out of the page (a function or symbol in it, which
         /// WebKit cannot copy, makes it `null`).
         ///
-        /// - Throws: ``WebKitGTKError/javaScript(_:)`` with the exception's message when the script
+        /// - Throws: `EngineError` with code `evaluationFailed` with the exception's message when the script
         ///   throws, the Promise rejects or the value has a cycle.
         public func evaluate(_ script: String) async throws -> JavaScriptValue {
             do {
                 return try await callAsyncFunction("return (\n\(script)\n);")
-            } catch let error as WebKitGTKError where error.code == .javaScript && error.message.contains("SyntaxError")
+            } catch let error as EngineError
+                where error.code == .evaluationFailed && error.message.contains("SyntaxError")
             {
                 do {
                     return try await javaScript { completion in
@@ -208,8 +209,8 @@
                     } finish: { result, error in
                         webkit_web_view_evaluate_javascript_finish(self.view, result, error)
                     }
-                } catch let error as WebKitGTKError
-                    where error.code == .javaScript && error.message.contains("Unsupported result type")
+                } catch let error as EngineError
+                    where error.code == .evaluationFailed && error.message.contains("Unsupported result type")
                 {
                     return .null
                 }
@@ -220,7 +221,7 @@
         /// returned Promise is awaited. The value follows ``evaluate(_:)``'s contract: the page's
         /// `JSON.stringify` of what the body returns.
         ///
-        /// - Throws: ``WebKitGTKError/javaScript(_:)`` when it throws, the Promise rejects or the
+        /// - Throws: `EngineError` with code `evaluationFailed` when it throws, the Promise rejects or the
         ///   value has a cycle.
         public func callAsyncFunction(_ body: String) async throws -> JavaScriptValue {
             // The body runs in an inner async arrow function (same `this`, `await` allowed), and
@@ -233,7 +234,7 @@
                 webkit_web_view_call_async_javascript_function_finish(self.view, result, error)
             }
             guard case .string(let json) = text else {
-                throw WebKitGTKError.javaScript("the value's JSON text did not come back as a string: \(text)")
+                throw EngineError.javaScript("the value's JSON text did not come back as a string: \(text)")
             }
             return try JavaScriptValue(json: Data(json.utf8))
         }
@@ -245,14 +246,14 @@
                     let completion = GAsyncCompletion { _, result in
                         var error: UnsafeMutablePointer<GError>?
                         guard let texture = webkit_web_view_get_snapshot_finish(self.view, result, &error) else {
-                            return continuation.resume(throwing: WebKitGTKError.snapshot(consumeError(error)))
+                            return continuation.resume(throwing: EngineError.snapshot(consumeError(error)))
                         }
                         let saved = gdk_texture_save_to_png(texture, path) != 0
                         g_object_unref(UnsafeMutableRawPointer(texture))
                         if saved {
                             continuation.resume()
                         } else {
-                            continuation.resume(throwing: WebKitGTKError.snapshot("cannot write \(path)"))
+                            continuation.resume(throwing: EngineError.snapshot("cannot write \(path)"))
                         }
                     }
                     webkit_web_view_get_snapshot(
@@ -316,11 +317,11 @@
             try await withCheckedThrowingContinuation {
                 (continuation: CheckedContinuation<JavaScriptValue, any Error>) in
                 executor.execute {
-                    guard !self.closed else { return continuation.resume(throwing: WebKitGTKError.sessionClosed) }
+                    guard !self.closed else { return continuation.resume(throwing: EngineError.sessionClosed) }
                     let completion = GAsyncCompletion { _, result in
                         var error: UnsafeMutablePointer<GError>?
                         guard let value = finish(result, &error) else {
-                            return continuation.resume(throwing: WebKitGTKError.javaScript(consumeError(error)))
+                            return continuation.resume(throwing: EngineError.javaScript(consumeError(error)))
                         }
                         continuation.resume(returning: WebViewSession.javaScriptValue(value))
                         g_object_unref(UnsafeMutableRawPointer(value))
@@ -341,7 +342,7 @@
         }
 
         private func clearState() throws {
-            guard !closed else { throw WebKitGTKError.sessionClosed }
+            guard !closed else { throw EngineError.sessionClosed }
             webkit_web_view_stop_loading(view)
             let manager = webkit_web_view_get_user_content_manager(view)
             webkit_user_content_manager_remove_all_scripts(manager)
@@ -357,7 +358,7 @@
         private func close() {
             guard !closed else { return }
             closed = true
-            pendingLoad?.resume(throwing: WebKitGTKError.sessionClosed)
+            pendingLoad?.resume(throwing: EngineError.sessionClosed)
             pendingLoad = nil
             let manager = webkit_web_view_get_user_content_manager(view)
             for (name, handler) in messageHandlers {
@@ -388,7 +389,7 @@
                     let view = view?.assumingMemoryBound(to: WebKitWebView.self)
                     if webkit_web_view_get_uri(view).map({ String(cString: $0) }) == "about:blank" {
                         let reason = "\(target): WebKit refused to load it (a blocked port?)"
-                        session.pendingLoad?.resume(throwing: WebKitGTKError.loadFailed(reason))
+                        session.pendingLoad?.resume(throwing: EngineError.loadFailed(reason))
                         session.pendingLoad = nil
                     }
                 }
@@ -407,7 +408,7 @@
                     guard let session = WebViewSession.session(data) else { return 0 }
                     let message = error.flatMap { $0.pointee.message.map { String(cString: $0) } } ?? "load failed"
                     let target = uri.map { String(cString: $0) } ?? ""
-                    session.pendingLoad?.resume(throwing: WebKitGTKError.loadFailed("\(target): \(message)"))
+                    session.pendingLoad?.resume(throwing: EngineError.loadFailed("\(target): \(message)"))
                     session.pendingLoad = nil
                     session.pendingTarget = nil
                     return 0
@@ -420,7 +421,7 @@
                     _, _, data in
                     guard let session = WebViewSession.session(data) else { return }
                     session.terminated = true
-                    session.pendingLoad?.resume(throwing: WebKitGTKError.webProcessTerminated)
+                    session.pendingLoad?.resume(throwing: EngineError.webProcessTerminated)
                     session.pendingLoad = nil
                 }
 

@@ -39,5 +39,4 @@
 
     extension ChromiumPage: HeadlessBrowserPage {}
 
-    extension ChromiumError: MessageCarryingError {}
 #endif

@@ -41,5 +41,4 @@
 
     extension FirefoxPage: HeadlessBrowserPage {}
 
-    extension FirefoxError: MessageCarryingError {}
 #endif

@@ -9,8 +9,6 @@
     protocol HeadlessBrowserRenderer: Sendable {
         /// The engine's pooled page.
         associatedtype Page: HeadlessBrowserPage
-        /// What one render produced (the renderer's `Result`).
-        associatedtype Output: HeadlessRenderOutput
         /// The engine's name on the command line and in the report (`chromium`).
         static var engine: String { get }
         /// The browser's name in messages (`Chromium`).
@@ -22,7 +20,7 @@
         /// Loads `url` and awaits `expression`, a snapshot and a PDF, as asked.
         func render(
             _ url: String, evaluate expression: String?, snapshot: Bool, pdf: PDFOptions?, timeout: Duration
-        ) async throws -> Output
+        ) async throws -> RenderResult
         /// A new page, outside the pool (a cold load).
         func newPage() async throws -> Page
         /// Closes the browser at once (an abandoned run).
@@ -37,28 +35,6 @@
         func navigate(to url: String, timeout: Duration) async throws
         /// Closes the page.
         func close() async throws
-    }
-
-    extension RenderResult: HeadlessRenderOutput {}
-
-    /// A renderer's `Result`, as the report reads it.
-    protocol HeadlessRenderOutput {
-        /// The engine's error.
-        associatedtype Failure: Error
-        /// The awaited value of `--eval`.
-        var value: JavaScriptValue? { get }
-        /// Why `--eval` threw.
-        var evaluationError: Failure? { get }
-        /// The PNG snapshot.
-        var snapshot: Data? { get }
-        /// The PDF.
-        var pdf: Data? { get }
-        /// Every request of the render.
-        var requests: [SchemeRequestRecord] { get }
-        /// The console lines.
-        var console: [String] { get }
-        /// From navigation start to `load`.
-        var duration: Duration { get }
     }
 
     /// The work of one `headless-render --engine chromium|firefox` run: the directory at the
@@ -113,7 +89,7 @@
 
         private func render(with renderer: Renderer) async throws -> Int32 {
             var status: Int32 = 0
-            let result: Renderer.Output
+            let result: RenderResult
             do {
                 result = try await renderer.render(
                     target, evaluate: options.eval, snapshot: options.screenshot != nil,

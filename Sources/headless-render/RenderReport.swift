@@ -34,7 +34,7 @@
                 case .continued: handler = "continued"
                 case .failed:
                     handler = record.handler ?? "failed"
-                    error = record.error.map { ($0 as? any MessageCarryingError)?.message ?? "\($0)" } ?? "failed"
+                    error = record.error.map { ($0 as? EngineError)?.message ?? "\($0)" } ?? "failed"
                 case .stopped(let reason): handler = "stopped (\(reason))"
                 }
             }
@@ -107,12 +107,6 @@
         }
 
         static func format(_ value: Double) -> String { String(format: "%.1f", value) }
-    }
-
-    /// An engine's error whose `message` is the detail a report shows (without the code in front).
-    protocol MessageCarryingError: Error {
-        /// The human-readable detail.
-        var message: String { get }
     }
 
     /// A failure with a message for the user.

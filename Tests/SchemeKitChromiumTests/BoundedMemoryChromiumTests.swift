@@ -43,7 +43,7 @@
             }
             defer { Task { await harness.close() } }
             try await harness.openOrigin()
-            let fulfilledBefore = harness.adapter.statistics.bytesFulfilled
+            let fulfilledBefore = harness.adapter.statistics.bytesAnswered
             let probe = MemoryProbe()
             let digest = try await harness.page.evaluate(
                 """
@@ -53,7 +53,7 @@
                 """)
             let growth = probe.stop()
             #expect(digest == .string(PatternHandler.digest(size: Self.size)))
-            #expect(harness.adapter.statistics.bytesFulfilled - fulfilledBefore == Self.size)
+            #expect(harness.adapter.statistics.bytesAnswered - fulfilledBefore == Self.size)
             #expect(
                 growth <= Self.bound,
                 "peak RSS growth \(growth >> 20) MiB for a \(Self.size >> 20) MiB body (bound \(Self.bound >> 20) MiB)")

@@ -1,5 +1,6 @@
 #if Chromium
     import Foundation
+    import SchemeKit
     import Testing
 
     @testable import SchemeKitChromium
@@ -55,7 +56,7 @@
         func aFieldOfTheWrongTypeIsRefused(field: String, value: CDPValue) {
             guard case .object(var members) = Self.full else { return }
             members[field] = value
-            #expect(throws: ChromiumError.self) { try CDP.RequestPaused(params: .object(members)) }
+            #expect(throws: EngineError.self) { try CDP.RequestPaused(params: .object(members)) }
             #expect(throws: (any Error).self) { try CDPValue.object(members).decode(as: CDP.RequestPaused.self) }
         }
 
@@ -63,7 +64,7 @@
             guard case .object(var members) = Self.full, case .object(var request) = members["request"]! else { return }
             request["headers"] = .object(["X": .int(1)])
             members["request"] = .object(request)
-            #expect(throws: ChromiumError.self) { try CDP.RequestPaused(params: .object(members)) }
+            #expect(throws: EngineError.self) { try CDP.RequestPaused(params: .object(members)) }
         }
     }
 #endif

@@ -1,5 +1,6 @@
 #if Chromium
     import Foundation
+    import LoopbackTestSupport
     import SchemeKit
     import Testing
 
@@ -41,6 +42,7 @@
             #expect(failed, "no Fetch.failRequest for the malformed event")
             #expect(adapter.undecodablePausedEvents == 1)
             #expect(adapter.statistics.failed == 1)
+            #expect(adapter.statistics.malformedEvents == 1, "counted as on Firefox")
             #expect(adapter.statistics.inFlight == 0)
             // Without a readable requestId nothing can be failed, but the event is still counted.
             connection.receive(Self.requestPaused(.object(["requestId": .int(3)])))
@@ -65,7 +67,7 @@
             let (adapter, connection, transport) = try await Self.adapter()
             let records = adapter.records(bufferLimit: 2)
             for index in 0..<5 { connection.receive(Self.validRequest("r\(index)")) }
-            #expect(await ChromiumHarness.eventually(.seconds(5)) { adapter.statistics.fulfilled == 5 })
+            #expect(await ChromiumHarness.eventually(.seconds(5)) { adapter.statistics.answered == 5 })
             #expect(transport.sent("Fetch.fulfillRequest").count == 5)
             #expect(adapter.statistics.droppedRecords == 3)
             var urls: [String] = []
@@ -75,6 +77,25 @@
             }
             #expect(Set(urls).count == 2)
             await adapter.stop()
+        }
+
+        /// Stopping the adapter ends every record sequence after the records of the requests it
+        /// stopped: a reader's `for await` returns instead of waiting for an adapter that is gone.
+        @Test func stoppingTheAdapterEndsItsRecordSequences() async throws {
+            let hanging = ClosureHandler(name: "hanging") { _, _ in
+                try await Task.sleep(for: .seconds(3600))
+                return .handled
+            }
+            let (adapter, connection, _) = try await Self.adapter(handler: hanging)
+            let records = adapter.records()
+            connection.receive(Self.validRequest("held"))
+            #expect(await ChromiumHarness.eventually(.seconds(5)) { adapter.statistics.inFlight == 1 })
+            await adapter.stop()
+            let (read, ended) = await readToEnd(records, within: .seconds(30))
+            #expect(ended, "the sequence did not end")
+            #expect(read.map(\.url) == ["https://app.localhost/held.html"])
+            #expect(read.first?.outcome == .stopped(reason: "targetGone"))
+            #expect(adapter.statistics.stopped == 1)
         }
 
         /// Over CBOR a body is held whole per request: by default at most 32 MiB, and the request
@@ -88,9 +109,9 @@
             let (adapter, connection, transport) = try await Self.adapter(wireFormat: .cbor, handler: big)
             let records = adapter.records()
             connection.receive(Self.validRequest("big"))
-            var failure: ChromiumError?
+            var failure: EngineError?
             for await record in records {
-                if record.outcome == .failed { failure = record.error as? ChromiumError }
+                if record.outcome == .failed { failure = record.error as? EngineError }
                 break
             }
             #expect(failure?.code == .bodyTooLarge)

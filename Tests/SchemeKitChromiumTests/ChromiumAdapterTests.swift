@@ -25,7 +25,7 @@
             #expect(report["image"]?["ok"] == .bool(true), "\(report)")
             #expect(try await harness.page.evaluate("document.title") == .string("sample:ok"))
             #expect(try await harness.page.evaluate("isSecureContext") == .bool(true))
-            #expect(harness.adapter.statistics.fulfilled >= 10)
+            #expect(harness.adapter.statistics.answered >= 10)
             // The eager `<video>` may still be reading a range when the report is ready: every task
             // ends (none leaks), not necessarily before the page's scripts do.
             #expect(await ChromiumHarness.eventually { harness.registry.metrics.live == 0 })
@@ -64,15 +64,15 @@
                 #expect(try await title("second.localhost") == .string("second"))
                 #expect(try await title("first.localhost") == .string("first"), "the first started adapter's")
                 for adapter in [first, second] {
-                    #expect(adapter.statistics.fulfilled >= 1)
+                    #expect(adapter.statistics.answered >= 1)
                     #expect(adapter.statistics.continued == 0, "no adapter lets another's request go")
                     #expect(adapter.statistics.failed == 0)
                 }
-                #expect(shadow.statistics.paused == 0)
+                #expect(shadow.statistics.intercepted == 0)
 
                 await second.stop()
                 #expect(try await title("first.localhost") == .string("first"), "the others go on")
-                await #expect(throws: ChromiumError.self) { try await title("second.localhost") }
+                await #expect(throws: EngineError.self) { try await title("second.localhost") }
                 try await second.start()
                 #expect(try await title("second.localhost") == .string("second"), "started again")
 
@@ -261,7 +261,7 @@
             // The blank page's own request is counted once Chromium acknowledged its answer, which
             // may come after the load event: let it settle before taking the baseline.
             let settle = ContinuousClock.now + .seconds(5)
-            while harness.adapter.statistics.fulfilled < 1 || harness.adapter.statistics.inFlight > 0,
+            while harness.adapter.statistics.answered < 1 || harness.adapter.statistics.inFlight > 0,
                 ContinuousClock.now < settle
             {
                 try await Task.sleep(for: .milliseconds(10))
@@ -278,7 +278,7 @@
                 try await Task.sleep(for: .milliseconds(10))
             }
             let statistics = harness.adapter.statistics
-            #expect(statistics.fulfilled - before.fulfilled == 200, "\(statistics)")
+            #expect(statistics.answered - before.answered == 200, "\(statistics)")
             #expect(statistics.inFlight == 0)
             #expect(harness.registry.metrics.finished == harness.registry.metrics.started)
             #expect(harness.registry.metrics.live == 0)

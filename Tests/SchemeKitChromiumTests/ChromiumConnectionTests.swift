@@ -16,7 +16,7 @@
             let page = try await browser.newPage()
             #expect(try await page.evaluate("Promise.resolve(20 + 22)") == .number(42))
             #expect(try await page.evaluate("'héllo ☃'") == .string("héllo ☃"))
-            await #expect(throws: ChromiumError.self) { try await page.evaluate("Promise.reject(new Error('x'))") }
+            await #expect(throws: EngineError.self) { try await page.evaluate("Promise.reject(new Error('x'))") }
             let png = try await page.screenshot()
             #expect(png.starts(with: [0x89, 0x50, 0x4e, 0x47]))
             await browser.close()
@@ -27,7 +27,7 @@
             do {
                 try await browser.connection.send("Target.attachToTarget", .object(["targetId": .string("nope")]))
                 Issue.record("expected an error")
-            } catch let error as ChromiumError {
+            } catch let error as EngineError {
                 #expect(error.code == .protocolError)
                 #expect(error.protocolCode != nil)
             }
@@ -48,11 +48,11 @@
                 await #expect {
                     _ = try await task.value
                 } throws: { error in
-                    (error as? ChromiumError)?.code == .disconnected
+                    (error as? EngineError)?.code == .disconnected
                 }
             }
             for await _ in events {}  // ends: the sequence finishes with the connection
-            await #expect(throws: ChromiumError.self) { try await browser.connection.send("Browser.getVersion") }
+            await #expect(throws: EngineError.self) { try await browser.connection.send("Browser.getVersion") }
             await browser.close()
         }
     }

@@ -46,7 +46,7 @@
             defer { Task { await harness.close() } }
             try await harness.openOrigin()
             #expect(try await harness.page.evaluate(Self.digestScript) == .string(digest))
-            #expect(harness.adapter.statistics.bytesFulfilled >= 150 << 20)
+            #expect(harness.adapter.statistics.bytesAnswered >= 150 << 20)
             await harness.close()
         }
 
@@ -64,7 +64,7 @@
             #expect(statistics.bodyTooLarge == 1, "\(statistics)")
             var sawTypedError = false
             for await record in records where record.url.hasSuffix("big.bin") {
-                if record.outcome == .failed { sawTypedError = (record.error as? ChromiumError)?.code == .bodyTooLarge }
+                if record.outcome == .failed { sawTypedError = (record.error as? EngineError)?.code == .bodyTooLarge }
                 break
             }
             #expect(sawTypedError)
@@ -146,7 +146,7 @@
                 await #expect {
                     try await task.value
                 } throws: { error in
-                    (error as? ChromiumError)?.code == .disconnected
+                    (error as? EngineError)?.code == .disconnected
                 }
             }
             #expect(await ChromiumHarness.eventually { harness.registry.metrics.live == 0 })

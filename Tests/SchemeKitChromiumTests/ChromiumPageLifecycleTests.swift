@@ -23,10 +23,10 @@
             let pending = Task { try await page.evaluate("new Promise(() => {})") }
             try await Task.sleep(for: .milliseconds(300))
             try await page.close()
-            await #expect(throws: ChromiumError.self) { _ = try await pending.value }
+            await #expect(throws: EngineError.self) { _ = try await pending.value }
             #expect(ContinuousClock.now - started < .seconds(10))
             // A command sent to the closed page fails too.
-            await #expect(throws: ChromiumError.self) { _ = try await page.evaluate("1") }
+            await #expect(throws: EngineError.self) { _ = try await page.evaluate("1") }
             await harness.close()
         }
 
@@ -41,9 +41,27 @@
             let page = harness.page
             let started = ContinuousClock.now
             let pending = Task { try await page.evaluate("location.href = '/next.html'; new Promise(() => {})") }
-            await #expect(throws: ChromiumError.self) { _ = try await pending.value }
+            await #expect(throws: EngineError.self) { _ = try await pending.value }
             #expect(ContinuousClock.now - started < .seconds(10))
             #expect(try await page.evaluate("1 + 1") == .number(2))
+            await harness.close()
+        }
+
+        /// A navigation the browser cannot complete (nothing listens on the port) throws the code a
+        /// failed navigation has on every engine, with Chromium's `errorText`.
+        @Test func aNavigationThatFailsThrowsNavigationFailed() async throws {
+            let harness = try await ChromiumHarness.start { registry in
+                try registry.register(blankPage, for: "app", pathPrefix: "/blank.html")
+            }
+            defer { Task { await harness.close() } }
+            let error = await #expect(throws: EngineError.self) {
+                try await harness.page.navigate(to: "http://127.0.0.1:1/", timeout: .seconds(20))
+            }
+            #expect(error?.code == .navigationFailed, "\(String(describing: error))")
+            #expect(error?.message.contains("ERR_") == true, "\(String(describing: error))")
+            // The page stays usable.
+            try await harness.openOrigin()
+            #expect(try await harness.page.evaluate("1 + 1") == .number(2))
             await harness.close()
         }
 
@@ -55,7 +73,7 @@
             }
             defer { Task { await harness.close() } }
             let started = ContinuousClock.now
-            await #expect(throws: ChromiumError.self) {
+            await #expect(throws: EngineError.self) {
                 try await harness.page.navigate(to: "https://app.localhost/hang", timeout: .seconds(2))
             }
             #expect(ContinuousClock.now - started < .seconds(8), "the 2 s timeout holds")

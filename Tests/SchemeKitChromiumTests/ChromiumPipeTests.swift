@@ -97,11 +97,11 @@
             await #expect {
                 _ = try await pending.value
             } throws: { error in
-                (error as? ChromiumError)?.code == .messageTooLarge
+                (error as? EngineError)?.code == .messageTooLarge
             }
             await connection.waitUntilClosed()
             #expect(connection.isClosed)
-            await #expect(throws: ChromiumError.self) { try await connection.send("Browser.getVersion") }
+            await #expect(throws: EngineError.self) { try await connection.send("Browser.getVersion") }
         }
 
         /// An event sequence holds at most its limit unread: the oldest go, and are counted.

@@ -62,9 +62,9 @@
             let records = adapter.records()
             let outcome = try await page.evaluate("fetch('/big').then(r => 'status ' + r.status, e => e.name)")
             #expect(outcome == .string("TypeError"))
-            var failure: ChromiumError?
+            var failure: EngineError?
             for await record in records where record.url.hasSuffix("/big") {
-                if record.outcome == .failed { failure = record.error as? ChromiumError }
+                if record.outcome == .failed { failure = record.error as? EngineError }
                 break
             }
             #expect(failure?.code == .bodyTooLarge)

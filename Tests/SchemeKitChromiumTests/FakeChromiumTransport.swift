@@ -30,9 +30,9 @@
         /// little in the adapter benchmark.
         func frame(_ message: CDPValue) -> [Data] { CDPCBOR.encodePieces(message) }
 
-        func enqueue(_ message: [Data], completion: @escaping @Sendable (ChromiumError?) -> Void) {
+        func enqueue(_ message: [Data], completion: @escaping @Sendable (EngineError?) -> Void) {
             guard let value = try? CDPCBOR.decode(Data(message.joined())) else {
-                completion(ChromiumError(.malformedMessage, "not CBOR"))
+                completion(EngineError(.malformedMessage, "not CBOR"))
                 return
             }
             let connection = state.withLock { state in
@@ -49,7 +49,7 @@
 
         func shutDown() {
             let connection = state.withLock { $0.connection }
-            connection?.terminate(ChromiumError(.disconnected, "the fake transport was shut down"))
+            connection?.terminate(EngineError(.disconnected, "the fake transport was shut down"))
         }
 
         /// The commands sent so far named `method`.

@@ -1,6 +1,7 @@
 #if Firefox
     import Foundation
     import HTTPTypes
+    import LoopbackTestSupport
     import NIOCore
     import SchemeKit
     import SchemeKitTesting
@@ -23,7 +24,7 @@
             #expect(try await harness.page.evaluate("isSecureContext").decode(as: Bool.self))
             #expect(
                 try await harness.page.evaluate("location.origin").decode(as: String.self) == "https://app.localhost")
-            #expect(harness.adapter.statistics.provided >= 10, "\(harness.adapter.statistics)")
+            #expect(harness.adapter.statistics.answered >= 10, "\(harness.adapter.statistics)")
             #expect(await FirefoxHarness.eventually { harness.registry.metrics.live == 0 })
             await harness.close()
         }
@@ -188,8 +189,8 @@
             #expect(
                 await FirefoxHarness.eventually { progress.cancellations == 3 && harness.registry.metrics.live == 0 })
             let statistics = harness.adapter.statistics
-            #expect(statistics.contextClosed == 3, "\(statistics)")
-            #expect(statistics.provided == before.provided, "nothing answered after the stop")
+            #expect(statistics.pageClosed == 3, "\(statistics)")
+            #expect(statistics.answered == before.answered, "nothing answered after the stop")
             #expect(statistics.inFlight == 0)
             #expect(harness.registry.metrics.stopped == 3)
             #expect(harness.registry.metrics.writesDroppedAfterStop >= 3)
@@ -213,7 +214,7 @@
             #expect(try await harness.page.evaluate("document.title").decode(as: String.self) == "blank")
             #expect(
                 await FirefoxHarness.eventually { hanging.cancellations == 4 && harness.registry.metrics.live == 0 })
-            #expect(harness.adapter.statistics.navigatedAway == 4, "\(harness.adapter.statistics)")
+            #expect(harness.adapter.statistics.canceledByPage == 4, "\(harness.adapter.statistics)")
             await harness.close()
         }
 
@@ -231,7 +232,12 @@
                 "window.settled = []; for (let i = 0; i < 3; i++) fetch('/hang/' + i).then(() => 'ok', e => e.name).then(r => settled.push(r)); true"
             )
             #expect(await FirefoxHarness.eventually { hanging.started == 3 })
+            let records = harness.adapter.records()
             await harness.adapter.stop()
+            // The record sequence ends after the three stopped requests' records.
+            let (read, ended) = await readToEnd(records, within: .seconds(30))
+            #expect(ended, "the record sequence did not end")
+            #expect(read.filter { $0.outcome == .stopped(reason: "adapterStopped") }.count == 3, "\(read)")
             var settled = 0
             for _ in 0..<50 where settled < 3 {
                 settled = try await harness.page.evaluate("settled.length").decode(as: Int.self)
@@ -259,7 +265,7 @@
                 """
             ).decode(as: Int.self)
             #expect(count == 100)
-            #expect(await FirefoxHarness.eventually { harness.adapter.statistics.provided - before.provided == 100 })
+            #expect(await FirefoxHarness.eventually { harness.adapter.statistics.answered - before.answered == 100 })
             let statistics = harness.adapter.statistics
             #expect(statistics.inFlight == 0, "\(statistics)")
             #expect(harness.registry.metrics.finished == harness.registry.metrics.started)
@@ -314,9 +320,9 @@
             ).decode(as: String.self)
             #expect(outcome == "TypeError")
             #expect(ContinuousClock.now - started < .seconds(10))
-            var failure: FirefoxError?
+            var failure: EngineError?
             for await record in records where record.url.hasSuffix("/big") {
-                if record.outcome == .failed { failure = record.error as? FirefoxError }
+                if record.outcome == .failed { failure = record.error as? EngineError }
                 break
             }
             #expect(failure?.code == .bodyTooLarge)

@@ -25,7 +25,7 @@
             await #expect {
                 _ = try await page.evaluate("Promise.reject(new TypeError('boom-42'))")
             } throws: { error in
-                let error = error as? FirefoxError
+                let error = error as? EngineError
                 return error?.code == .evaluationFailed && error?.message.contains("boom-42") == true
             }
             try await page.navigate(to: "data:text/html,<h1>Printed by Firefox</h1>")
@@ -55,7 +55,7 @@
             do {
                 _ = try await FirefoxBrowser.launch(options)
                 Issue.record("the fake Firefox launched")
-            } catch let error as FirefoxError {
+            } catch let error as EngineError {
                 #expect(error.code == .launchFailed)
                 #expect(error.message.contains("no DISPLAY environment variable"), "\(error)")
                 #expect(!error.message.contains("stderr.log"), "\(error)")
@@ -76,11 +76,11 @@
                 await #expect {
                     _ = try await task.value
                 } throws: { error in
-                    (error as? FirefoxError)?.code == .disconnected
+                    (error as? EngineError)?.code == .disconnected
                 }
             }
             for await _ in events {}  // ends with the connection
-            await #expect(throws: FirefoxError.self) { try await page.evaluate("1") }
+            await #expect(throws: EngineError.self) { try await page.evaluate("1") }
             await browser.close()
         }
 
@@ -96,7 +96,7 @@
             await #expect {
                 _ = try await pending.value
             } throws: { error in
-                let error = error as? FirefoxError
+                let error = error as? EngineError
                 return error?.code == .malformedMessage && error?.message.contains("not WebDriver BiDi") == true
             }
             #expect(browser.connection.isClosed)
@@ -115,14 +115,14 @@
             await #expect {
                 _ = try await page.evaluate("'\(big)'.length")
             } throws: { error in
-                let error = error as? FirefoxError
+                let error = error as? EngineError
                 return error?.code == .messageTooLarge && error?.message.contains("65536") == true
             }
             #expect(try await page.evaluate("1 + 1").decode(as: Int.self) == 2, "still connected")
             await #expect {
                 _ = try await page.evaluate("'x'.repeat(100000)")
             } throws: { error in
-                let error = error as? FirefoxError
+                let error = error as? EngineError
                 return error?.code == .messageTooLarge && error?.message.contains("65536") == true
             }
             #expect(browser.connection.isClosed)
@@ -142,7 +142,7 @@
             await #expect {
                 _ = try await FirefoxBrowser.connect(to: remote.webSocketURL)
             } throws: { error in
-                let error = error as? FirefoxError
+                let error = error as? EngineError
                 return error?.code == .connectFailed && error?.message.contains("one at a time") == true
             }
             await browser.close()
@@ -158,12 +158,12 @@
             await #expect {
                 _ = try await FirefoxBrowser.connect(to: URL(string: "wss://grid.example/session")!)
             } throws: { error in
-                (error as? FirefoxError)?.code == .connectFailed && "\(error)".contains("wss://")
+                (error as? EngineError)?.code == .connectFailed && "\(error)".contains("wss://")
             }
             await #expect {
                 _ = try await FirefoxBrowser.connect(to: URL(string: "ws://127.0.0.1:1/session")!, timeout: .seconds(5))
             } throws: { error in
-                (error as? FirefoxError)?.code == .connectFailed && "\(error)".contains("127.0.0.1:1")
+                (error as? EngineError)?.code == .connectFailed && "\(error)".contains("127.0.0.1:1")
             }
         }
     }

@@ -9,6 +9,7 @@
 
     /// `FirefoxPage.evaluate` when the page goes away under the expression: it fails, as a
     /// Chromium page's does, instead of waiting forever for a value its realm can no longer give.
+    /// And a navigation that fails throws the code it has on every engine.
     @Suite(.serialized, .timeLimit(.minutes(2)))
     struct FirefoxPageEvaluateTests {
         static func harness() async throws -> FirefoxHarness {
@@ -43,10 +44,26 @@
             let result = await Self.evaluate(harness.page, expression)
             guard case .failure(let error) = result else { Issue.record("a value: \(result)"); return }
             #expect(!(error is TimedOut), "it waited")
-            let firefox = try #require(error as? FirefoxError)
+            let firefox = try #require(error as? EngineError)
             #expect(firefox.code == .evaluationFailed, "\(firefox)")
             #expect("\(firefox)".contains("navigated"), "\(firefox)")
             // The page is still usable.
+            #expect(try await harness.page.evaluate("1 + 1") == .number(2))
+            await harness.close()
+        }
+
+        /// A navigation Firefox cannot complete (nothing listens on the port) throws
+        /// `navigationFailed`, as on Chromium and WebKitGTK, with Firefox's error in `protocolCode`.
+        @Test func aNavigationThatFailsThrowsNavigationFailed() async throws {
+            let harness = try await Self.harness()
+            defer { Task { await harness.close() } }
+            let error = await #expect(throws: EngineError.self) {
+                try await harness.page.navigate(to: "http://127.0.0.1:1/", timeout: .seconds(20))
+            }
+            #expect(error?.code == .navigationFailed, "\(String(describing: error))")
+            #expect(error?.protocolCode != nil, "\(String(describing: error))")
+            // The page stays usable.
+            try await harness.openOrigin("/first.html")
             #expect(try await harness.page.evaluate("1 + 1") == .number(2))
             await harness.close()
         }
@@ -72,7 +89,7 @@
             let result = await pending
             guard case .failure(let error) = result else { Issue.record("a value: \(result)"); return }
             #expect(!(error is TimedOut), "it waited")
-            #expect((error as? FirefoxError)?.code == .evaluationFailed, "\(error)")
+            #expect((error as? EngineError)?.code == .evaluationFailed, "\(error)")
             #expect("\(error)".contains("closed"), "\(error)")
             await harness.close()
         }

@@ -39,9 +39,9 @@
                 "fetch('/echo', {method: 'POST', body: new Uint8Array(\(limit + 1))}).then(r => 'status ' + r.status, e => e.name)"
             )
             #expect(outcome == .string("TypeError"))
-            var failure: FirefoxError?
+            var failure: EngineError?
             for await record in records where record.url.hasSuffix("/echo") {
-                if record.outcome == .failed { failure = record.error as? FirefoxError }
+                if record.outcome == .failed { failure = record.error as? EngineError }
                 break
             }
             #expect(failure?.code == .bodyTooLarge)

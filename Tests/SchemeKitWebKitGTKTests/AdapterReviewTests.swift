@@ -44,12 +44,14 @@
         @Test func aFailedWarmLoadThrows() async throws {
             let harness = try WebKitHarness.get()
             let executor = harness.glib.executor
-            await #expect(throws: WebKitGTKError.self) {
+            let error = await #expect(throws: EngineError.self) {
                 _ = try await withTimeout(20, "a warm load that fails") {
                     // The handler of `app://failing/` throws before a head: the load fails.
                     try await WebViewSession.make(executor: executor, blankURL: "app://failing/index.html")
                 }
             }
+            // The same code a failed navigation has on every engine.
+            #expect(error?.code == .navigationFailed, "\(String(describing: error))")
         }
 
         /// `stop()` then `stop()` again (say, the exit handler after an explicit stop) returns.
@@ -121,7 +123,7 @@
         }
 
         @Test func aMethodThatIsNotATokenFailsTheRequest() {
-            #expect(throws: WebKitGTKError.self) {
+            #expect(throws: EngineError.self) {
                 try WebKitSchemeAdapter.schemeRequest(
                     uri: "app://localhost/a", method: "GET /", headerFields: [:], body: .empty)
             }

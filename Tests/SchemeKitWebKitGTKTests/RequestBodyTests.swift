@@ -136,8 +136,8 @@
             await #expect {
                 _ = try await SchemeRequestBody.stream(reader.body).collect(upTo: 64 << 20)
             } throws: { error in
-                guard let error = error as? WebKitGTKError else { return false }
-                return error.isKind(of: .requestBodyTooLarge(limit: 0))
+                guard let error = error as? EngineError else { return false }
+                return error.code == .bodyTooLarge
                     && error.description.contains("maximumRequestBodySize") && error.description.contains("\(limit)")
             }
             let position = try await Self.position(of: address, on: executor, release: true)
@@ -214,7 +214,7 @@
             #expect(result == .string("TypeError"), "the page saw the request fail")
             let errors = harness.echo.errors.dropFirst(errorsBefore)
             #expect(errors.count == 1)
-            #expect(errors.first?.isKind(of: .requestBodyTooLarge(limit: 0)) == true, "\(errors)")
+            #expect(errors.first?.code == .bodyTooLarge, "\(errors)")
             #expect(errors.first?.description.contains("maximumRequestBodySize") == true)
             await session.tearDown()
         }

@@ -188,7 +188,7 @@
         }
     }
 
-    /// Bounds `body` in time: throws ``WebKitGTKError`` `timedOut` after `seconds`.
+    /// Bounds `body` in time: throws `EngineError` `timedOut` after `seconds`.
     func withTimeout<T: Sendable>(
         _ seconds: Double, _ what: String, _ body: @escaping @Sendable () async throws -> T
     ) async throws -> T {
@@ -196,7 +196,7 @@
             group.addTask { try await body() }
             group.addTask {
                 try await Task.sleep(for: .seconds(seconds))
-                throw WebKitGTKError.timedOut("\(what) took more than \(seconds) s")
+                throw EngineError.timedOut("\(what) took more than \(seconds) s")
             }
             defer { group.cancelAll() }
             return try await group.next()!
@@ -303,12 +303,12 @@
     /// `app://echo/`: `/page.html`, and any other path answered with the request's body (read in
     /// full); every error reading a body is recorded.
     final class EchoHandler: SchemeHandler {
-        private let record = Mutex<[WebKitGTKError]>([])
+        private let record = Mutex<[EngineError]>([])
         var name: String { "echo" }
         var supportedMethods: Set<HTTPRequest.Method> { [.get, .head, .post] }
 
         /// The errors bodies failed with, in order.
-        var errors: [WebKitGTKError] { record.withLock { $0 } }
+        var errors: [EngineError] { record.withLock { $0 } }
 
         /// What the reader of the last `/slowread` body got: its bytes, and how it ended (`nil` while
         /// it reads).
@@ -346,7 +346,7 @@
             let body: Data
             do {
                 body = try await request.body.collect(upTo: 64 << 20)
-            } catch let error as WebKitGTKError {
+            } catch let error as EngineError {
                 record.withLock { $0.append(error) }
                 throw error
             }

@@ -1,18 +1,18 @@
 public import Foundation
 
 /// What one render of a page produced: the same shape from every browser renderer
-/// (`ChromiumRenderer.Result`, `FirefoxRenderer.Result`), whose engine error is `Failure`.
+/// (`ChromiumRenderer.render(_:evaluate:snapshot:pdf:timeout:)`, and the same on Firefox).
 ///
 /// ```swift
 /// let result = try await renderer.render("https://app.localhost/", evaluate: "document.title", snapshot: true)
 /// print(result.value ?? .null, result.requests.count, result.duration)
 /// ```
-public struct RenderResult<Failure: Error>: Sendable {
+public struct RenderResult: Sendable {
     /// The awaited value of the expression, or `nil` when none was given or it threw.
     public var value: JavaScriptValue?
-    /// Why the expression failed (the engine's `evaluationFailed` error with the exception's
-    /// text), or `nil`. The page loaded all the same: the other fields are filled.
-    public var evaluationError: Failure?
+    /// Why the expression failed (an ``EngineError`` with code ``EngineError/Code/evaluationFailed``
+    /// and the exception's text), or `nil`. The page loaded all the same: the other fields are filled.
+    public var evaluationError: EngineError?
     /// The PNG snapshot, when asked for.
     public var snapshot: Data?
     /// The PDF, when asked for.
@@ -27,7 +27,7 @@ public struct RenderResult<Failure: Error>: Sendable {
 
     /// Creates a result.
     package init(
-        value: JavaScriptValue?, evaluationError: Failure?, snapshot: Data?, pdf: Data?,
+        value: JavaScriptValue?, evaluationError: EngineError?, snapshot: Data?, pdf: Data?,
         requests: [SchemeRequestRecord], console: [String], duration: Duration
     ) {
         self.value = value

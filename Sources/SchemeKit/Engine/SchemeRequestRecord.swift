@@ -45,8 +45,8 @@ public struct SchemeRequestRecord: Sendable {
     public var handler: String?
     /// How the request ended.
     public var outcome: Outcome
-    /// Why the request failed, when ``outcome`` is ``Outcome/failed``: the engine adapter's error
-    /// (`ChromiumError`, `FirefoxError`, `WebKitGTKError`) or the error the handler threw; `nil`
+    /// Why the request failed, when ``outcome`` is ``Outcome/failed``: the engine adapter's
+    /// ``EngineError`` or the error the handler threw; `nil`
     /// otherwise.
     public var error: (any Error)?
     /// From the moment the engine handed the request over to its end (the answer sent, the

@@ -28,12 +28,12 @@
         public var requestTimeout: Duration?
         /// The largest body sent over the JSON transport: Chromium refuses a message over 100 MiB,
         /// and base64 makes a body a third larger. A larger body fails the request with
-        /// ``ChromiumError/Code/bodyTooLarge`` (`Fetch.failRequest`), never the connection.
+        /// `EngineError.Code.bodyTooLarge` (`Fetch.failRequest`), never the connection.
         /// Default: 75 MiB − 64 KiB (100 MiB − 64 KiB of headroom, after base64).
         public var maximumJSONBodySize: Int
         /// The largest body sent over CBOR (raw bytes; 150 MiB is checked to arrive intact), held in
         /// memory while collected, once per request in flight. A larger body fails the request with
-        /// ``ChromiumError/Code/bodyTooLarge`` (`Fetch.failRequest`), whose message names this
+        /// `EngineError.Code.bodyTooLarge` (`Fetch.failRequest`), whose message names this
         /// setting. Default: 32 MiB.
         public var maximumCBORBodySize: Int
         /// Open-ended ranges (`Range: bytes=N-`, what a media element asks first) are narrowed to at

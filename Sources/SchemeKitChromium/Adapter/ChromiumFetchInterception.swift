@@ -46,7 +46,7 @@
 
         /// Registers an adapter's origins (after those already registered) and sends the union.
         ///
-        /// - Throws: ``ChromiumError`` when Chromium refuses the patterns; the adapter is then not
+        /// - Throws: `EngineError` when Chromium refuses the patterns; the adapter is then not
         ///   registered.
         package func add(
             _ adapter: ObjectIdentifier, origins: [VirtualOrigin], on connection: ChromiumConnection

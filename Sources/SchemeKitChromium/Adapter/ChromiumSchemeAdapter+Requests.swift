@@ -13,12 +13,12 @@
 
         /// The handler chain failed: `Fetch.failRequest` with `Failed`.
         package func failRequest(_ requestId: String, handlerError error: any Error) {
-            failRequest(requestId, reason: "Failed", error: ChromiumError(.protocolError, "handler failed: \(error)"))
+            failRequest(requestId, reason: "Failed", error: EngineError(.protocolError, "handler failed: \(error)"))
         }
 
         /// The body is over ``bodyLimit``: `Fetch.failRequest` with `Failed`, the error names the setting.
         package func failRequest(_ requestId: String, bodyTooLarge size: Int) {
-            failRequest(requestId, reason: "Failed", error: ChromiumError(.bodyTooLarge, bodyTooLargeMessage(size)))
+            failRequest(requestId, reason: "Failed", error: EngineError(.bodyTooLarge, bodyTooLargeMessage(size)))
         }
 
         /// The transport's body limit (and, over a WebSocket, what one message can carry).
@@ -57,7 +57,7 @@
                 url: paused.request.url, registryURL: registryURL, method: paused.request.method,
                 resourceType: paused.resourceType)
             state.withLock { state in
-                state.statistics.paused += 1
+                state.statistics.intercepted += 1
                 state.inflight[requestId] = Inflight(
                     task: nil, networkId: paused.networkId, frameId: paused.frameId, timer: nil, record: record)
                 if let networkId = paused.networkId { state.byNetworkId[networkId] = requestId }
@@ -66,7 +66,7 @@
             do {
                 request = try makeRequest(paused, registryURL: registryURL)
             } catch {
-                failRequest(requestId, reason: "Failed", error: ChromiumError(.malformedMessage, "\(error)"))
+                failRequest(requestId, reason: "Failed", error: EngineError(.malformedMessage, "\(error)"))
                 return
             }
             startTask(request, requestId: requestId, bodyLimit: bodyLimit)
@@ -80,10 +80,10 @@
         /// A `Fetch.requestPaused` that cannot be read: dropping it would leave the page's request
         /// paused forever. It is failed at once (`Fetch.failRequest`) when its `requestId` can be
         /// read, counted in ``undecodablePausedEvents``, and logged as a failed record with code
-        /// ``ChromiumError/Code/malformedMessage`` on ``records(bufferLimit:)``.
+        /// `EngineError.Code.malformedMessage` on ``records(bufferLimit:)``.
         func undecodablePause(_ event: CDPEvent, error: any Error) {
             let requestId = event.params["requestId"]?.stringValue
-            let failure = ChromiumError(
+            let failure = EngineError(
                 .malformedMessage,
                 "an undecodable Fetch.requestPaused (requestId \(requestId ?? "unreadable")) was failed: \(error)")
             let request = event.params["request"]
@@ -94,8 +94,9 @@
             state.withLock { $0.undecodablePausedEvents += 1 }
             publish(record) { statistics in
                 guard requestId != nil else { return }
-                statistics.paused += 1
+                statistics.intercepted += 1
                 statistics.failed += 1
+                statistics.malformedEvents += 1
             }
             if let requestId { send(CDP.FailRequest(requestId: requestId, errorReason: "Failed")) }
         }
@@ -122,7 +123,7 @@
                 body = .bytes(Data(text.utf8))
             }
             guard let method = HTTPRequest.Method(paused.request.method) else {
-                throw ChromiumError(.malformedMessage, "method \(paused.request.method)")
+                throw EngineError(.malformedMessage, "method \(paused.request.method)")
             }
             return try SchemeRequest(registryURL, method: method, headerFields: fields, body: body)
         }
@@ -142,7 +143,7 @@
             }
         }
 
-        private func publish(_ record: SchemeRequestRecord, _ count: (inout ChromiumAdapterStatistics) -> Void) {
+        private func publish(_ record: SchemeRequestRecord, _ count: (inout EngineAdapterStatistics) -> Void) {
             let dropped = broadcast(record) { count(&$0.statistics) }
             if dropped > 0 { state.withLock { $0.statistics.droppedRecords += dropped } }
         }
@@ -159,7 +160,7 @@
                 switch reason {
                 case "canceled": statistics.canceledByPage += 1
                 case "timeout": statistics.timedOut += 1
-                default: statistics.targetGone += 1
+                default: statistics.pageClosed += 1
                 }
             }
             if tellChromium {
@@ -177,7 +178,7 @@
                 publish(entry.record) { $0.continued += 1 }
                 send(CDP.ContinueRequest(requestId: requestId))
             case .fail(let reason):
-                let error = ChromiumError(.protocolError, "no handler answered; failed as \(reason)")
+                let error = EngineError(.protocolError, "no handler answered; failed as \(reason)")
                 entry.record.fail(error)
                 publish(entry.record) { $0.failed += 1 }
                 send(CDP.FailRequest(requestId: requestId, errorReason: reason))
@@ -185,7 +186,7 @@
         }
 
         /// Fails a request in Chromium (`Fetch.failRequest`), stopping its task if it still runs.
-        func failRequest(_ requestId: String, reason: String, error: ChromiumError) {
+        func failRequest(_ requestId: String, reason: String, error: EngineError) {
             guard var entry = take(requestId) else { return }
             entry.timer?.cancel()
             entry.task?.stop()  // allowed from inside the task's own sink
@@ -221,17 +222,17 @@
                 do {
                     try await connection.send("Fetch.fulfillRequest", .object(params))
                     publish(entry.record) { statistics in
-                        statistics.fulfilled += 1
-                        statistics.bytesFulfilled += body.count
+                        statistics.answered += 1
+                        statistics.bytesAnswered += body.count
                     }
-                } catch let error as ChromiumError where error.protocolCode == -32602 || error.code == .disconnected {
+                } catch let error as EngineError where error.protocolCode == "-32602" || error.code == .disconnected {
                     entry.record.outcome = .stopped(reason: "rejected")
                     publish(entry.record) { statistics in
                         statistics.stopped += 1
-                        statistics.rejectedByChromium += 1
+                        statistics.rejected += 1
                     }
                 } catch {
-                    entry.record.fail(error as? ChromiumError ?? ChromiumError(.protocolError, "\(error)"))
+                    entry.record.fail(error as? EngineError ?? EngineError(.protocolError, "\(error)"))
                     publish(entry.record) { $0.failed += 1 }
                 }
             }

@@ -40,7 +40,7 @@
     ///
     /// ## Large bodies
     /// Over JSON a body above ``ChromiumAdapterConfiguration/maximumJSONBodySize`` fails the request
-    /// with ``ChromiumError/Code/bodyTooLarge`` (`Fetch.failRequest`), and the connection stays up.
+    /// with `EngineError.Code.bodyTooLarge` (`Fetch.failRequest`), and the connection stays up.
     /// Open-ended ranges are capped (``ChromiumAdapterConfiguration/openEndedRangeCap``) so media is
     /// fetched in parts.
     public final class ChromiumSchemeAdapter: Sendable {
@@ -67,7 +67,7 @@
         package struct State: BrowserAdapterState {
             package var inflight: [String: Inflight] = [:]
             var byNetworkId: [String: String] = [:]
-            var statistics = ChromiumAdapterStatistics()
+            var statistics = EngineAdapterStatistics()
             var autoAttached: [String: String] = [:]
             var loop: Task<Void, Never>?
             var undecodablePausedEvents = 0
@@ -100,7 +100,7 @@
         ///
         /// A second call while started does nothing.
         ///
-        /// - Throws: ``ChromiumError`` when Chromium refuses a command.
+        /// - Throws: `EngineError` when Chromium refuses a command.
         public func start() async throws {
             // Started twice, every request would be answered twice: the second call does nothing.
             guard state.withLock({ $0.loop == nil }) else { return }
@@ -137,11 +137,14 @@
                 return state.loop
             }
             loop?.cancel()
+            // The loop ends with its own `connectionClosed()`: wait for it, so that the stopped
+            // requests' records are published before the record sequences end.
+            await loop?.value
             connectionClosed()
         }
 
         /// The counters so far.
-        public var statistics: ChromiumAdapterStatistics { state.withLock { $0.statistics } }
+        public var statistics: EngineAdapterStatistics { state.withLock { $0.statistics } }
 
         /// `Fetch.requestPaused` events that could not be read: each was failed at once when its
         /// `requestId` could be read (and then also counts as paused and failed in ``statistics``).
@@ -150,9 +153,10 @@
         /// A record for each request from now on, as it ends.
         ///
         /// - Parameter bufferLimit: How many records the sequence holds unread; past it the oldest is
-        ///   dropped and counted in ``ChromiumAdapterStatistics/droppedRecords`` (requests are never
+        ///   dropped and counted in `EngineAdapterStatistics.droppedRecords` (requests are never
         ///   held up by a slow reader). Default: 1024.
-        /// - Returns: A sequence that runs until the caller stops iterating.
+        /// - Returns: A sequence that ends after the last record when the adapter stops or its
+        ///   connection closes, or when the caller stops iterating.
         public func records(bufferLimit: Int = 1024) -> AsyncStream<SchemeRequestRecord> {
             recordFeed.subscribe(bufferLimit: bufferLimit)
         }
@@ -226,9 +230,11 @@
             for id in ids { stopRequest(id, reason: "targetGone", tellChromium: false) }
         }
 
+        /// Stops every request in flight, then ends the record sequences.
         private func connectionClosed() {
             let ids = state.withLock { Array($0.inflight.keys) }
             for id in ids { stopRequest(id, reason: "targetGone", tellChromium: false) }
+            recordFeed.finish()
         }
     }
 #endif

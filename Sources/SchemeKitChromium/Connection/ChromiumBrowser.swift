@@ -40,7 +40,7 @@
         /// Starts Chromium and waits until it answers.
         ///
         /// - Parameter options: How to start it. Default: ``ChromiumLaunchOptions/init(executable:wireFormat:headless:userDataDirectory:noSandbox:extraArguments:standardErrorPath:startupTimeout:)``'s defaults.
-        /// - Throws: ``ChromiumError`` with ``ChromiumError/Code/launchFailed`` when it cannot be
+        /// - Throws: `EngineError` with `EngineError.Code.launchFailed` when it cannot be
         ///   spawned or does not answer within ``ChromiumLaunchOptions/startupTimeout``.
         public static func launch(_ options: ChromiumLaunchOptions = ChromiumLaunchOptions()) async throws
             -> ChromiumBrowser
@@ -86,7 +86,7 @@
                 // killed at once rather than asked to quit; its profile goes with it.
                 process.signal(SIGKILL)
                 await browser.close()
-                throw ChromiumError(.launchFailed, "Chromium did not answer: \(error)\(temporaryDirectoryHint())")
+                throw EngineError(.launchFailed, "Chromium did not answer: \(error)\(temporaryDirectoryHint())")
             }
             return browser
         }
@@ -111,7 +111,7 @@
         ///
         /// Over a WebSocket the protocol is JSON, so bodies go base64-encoded in one message:
         /// a body that does not fit `maximumMessageSize` fails its request with
-        /// ``ChromiumError/Code/bodyTooLarge`` naming the limit, and open-ended ranges are narrowed
+        /// `EngineError.Code.bodyTooLarge` naming the limit, and open-ended ranges are narrowed
         /// to fit, so media still plays. ``close()`` closes the pages this browser opened and the
         /// WebSocket, and never stops Chromium.
         ///
@@ -119,7 +119,7 @@
         ///   - url: The browser's DevTools WebSocket (`ws://`; `wss://` is refused).
         ///   - maximumMessageSize: The largest message either side may send, in bytes. Default: 16 MiB.
         ///   - timeout: The most connecting may take. Default: 20 seconds.
-        /// - Throws: ``ChromiumError/Code/launchFailed`` naming the URL.
+        /// - Throws: `EngineError.Code.launchFailed` naming the URL.
         public static func connect(
             to url: URL, maximumMessageSize: Int = 16 << 20, timeout: Duration = .seconds(20)
         ) async throws -> ChromiumBrowser {
@@ -134,7 +134,7 @@
                 }
             } catch {
                 await browser.close()
-                throw ChromiumError(.launchFailed, "Chromium at \(url.absoluteString) did not answer: \(error)")
+                throw EngineError(.launchFailed, "Chromium at \(url.absoluteString) did not answer: \(error)")
             }
             return browser
         }
@@ -146,7 +146,7 @@
         /// loading media in hidden pages, so an eager `<video>` never asked for its source.
         ///
         /// - Parameter url: The first URL. Default: `about:blank`.
-        /// - Throws: ``ChromiumError``.
+        /// - Throws: `EngineError`.
         public func newPage(url: String = "about:blank") async throws -> ChromiumPage {
             let target = try await connection.send(CDP.CreateTarget(url: url, newWindow: true))
             openedTargets.withLock { _ = $0.insert(target.targetId) }
@@ -159,7 +159,7 @@
         }
 
         /// Kills Chromium at once with `signal` (default `SIGKILL`), as a crash would; the connection
-        /// then closes and every pending command throws ``ChromiumError/Code/disconnected``. Does
+        /// then closes and every pending command throws `EngineError.Code.disconnected`. Does
         /// nothing to an attached Chromium.
         package func kill(signal: Int32 = SIGKILL) {
             guard let process else { return }
@@ -206,7 +206,7 @@
         }
     }
 
-    /// Runs `body`, throwing ``ChromiumError/Code/timedOut`` when it takes longer than `limit`.
+    /// Runs `body`, throwing `EngineError.Code.timedOut` when it takes longer than `limit`.
     func withDeadline<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async throws -> T) async throws
         -> T
     {
@@ -214,7 +214,7 @@
             group.addTask { try await body() }
             group.addTask {
                 try await Task.sleep(for: limit)
-                throw ChromiumError(.timedOut, "no answer within \(limit)")
+                throw EngineError(.timedOut, "no answer within \(limit)")
             }
             defer { group.cancelAll() }
             return try await group.next()!

@@ -11,14 +11,14 @@
     /// (commands matched to replies by id, events as async sequences, flattened sessions routed by
     /// `sessionId`) is this package's own: pages and the adapter use it.
     ///
-    /// When Chromium exits or the pipe closes, every pending command throws ``ChromiumError`` with
-    /// code ``ChromiumError/Code/disconnected``, every later one throws it at once, and every event
+    /// When Chromium exits or the pipe closes, every pending command throws `EngineError` with
+    /// code `EngineError.Code.disconnected`, every later one throws it at once, and every event
     /// sequence ends: nothing waits forever. A message from Chromium over 256 MiB closes the
-    /// connection with ``ChromiumError/Code/messageTooLarge``.
+    /// connection with `EngineError.Code.messageTooLarge`.
     public final class ChromiumConnection: Sendable {
         /// The wire format of this connection.
         package let wireFormat: ChromiumWireFormat
-        private let core = ProtocolConnectionCore<CDPValue, CDPEvent, EventFilter, ChromiumError>()
+        private let core = ProtocolConnectionCore<CDPValue, CDPEvent, EventFilter, EngineError>()
         private let pipe: Locked<(any ChromiumTransport)?> = Locked(nil)
 
         /// Which events a subscriber of ``events(sessionId:methods:bufferLimit:)`` gets.
@@ -39,7 +39,7 @@
         }
 
         /// Reads and writes the DevTools pipe on `descriptor`; a message from Chromium longer than
-        /// `maximumMessageSize` closes the connection with ``ChromiumError/Code/messageTooLarge``.
+        /// `maximumMessageSize` closes the connection with `EngineError.Code.messageTooLarge`.
         func attach(
             descriptor: Int32, maximumMessageSize: Int = ChromiumMessageFramer.defaultMaximumMessageSize
         ) {
@@ -72,13 +72,13 @@
         ///   - method: The command, such as `Target.createTarget`.
         ///   - params: Its parameters (an object). Default: none.
         ///   - sessionId: The flattened session to send it to; `nil` (the default) for the browser.
-        /// - Throws: ``ChromiumError``: ``ChromiumError/Code/protocolError`` when Chromium answers
-        ///   with an error, ``ChromiumError/Code/disconnected`` when the connection is or becomes closed.
+        /// - Throws: `EngineError`: `EngineError.Code.protocolError` when Chromium answers
+        ///   with an error, `EngineError.Code.disconnected` when the connection is or becomes closed.
         @discardableResult
         package func send(_ method: String, _ params: CDPValue = .object([:]), sessionId: String? = nil) async throws
             -> CDPValue
         {
-            guard let pipe = pipe.withLock({ $0 }) else { throw ChromiumError(.disconnected, "not connected") }
+            guard let pipe = pipe.withLock({ $0 }) else { throw EngineError(.disconnected, "not connected") }
             var message: [String: CDPValue] = ["method": .string(method), "params": params]
             if let sessionId { message["sessionId"] = .string(sessionId) }
             let id = core.nextCommandID()
@@ -126,10 +126,10 @@
             await core.waitUntilClosed()
         }
 
-        /// Closes the connection: pending commands throw ``ChromiumError/Code/disconnected``.
+        /// Closes the connection: pending commands throw `EngineError.Code.disconnected`.
         package func close() {
             pipe.withLock { $0 }?.shutDown()
-            terminate(ChromiumError(.disconnected, "the connection was closed"))
+            terminate(EngineError(.disconnected, "the connection was closed"))
         }
 
         func receive(_ message: CDPValue) {
@@ -138,9 +138,9 @@
                     core.resolve(
                         id,
                         with: .failure(
-                            ChromiumError(
+                            EngineError(
                                 .protocolError, error["message"]?.stringValue ?? "error",
-                                protocolCode: error["code"]?.intValue)))
+                                protocolCode: error["code"]?.intValue.map(String.init))))
                 } else {
                     core.resolve(id, with: .success(message["result"] ?? .object([:])))
                 }
@@ -152,7 +152,7 @@
             if method == "Target.detachedFromTarget", let session = message["params"]?["sessionId"]?.stringValue {
                 core.fail(
                     group: session,
-                    with: ChromiumError(
+                    with: EngineError(
                         .disconnected, "the page's session \(session) ended (the page closed or crashed)"))
             }
             let event = CDPEvent(
@@ -168,7 +168,7 @@
         /// limit unread (one per subscriber that missed it).
         package var droppedEvents: Int { core.droppedEvents }
 
-        func terminate(_ error: ChromiumError) {
+        func terminate(_ error: EngineError) {
             core.terminate(error)
         }
     }

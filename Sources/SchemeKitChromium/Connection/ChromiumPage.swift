@@ -54,8 +54,8 @@
         ///   - timeout: The most to wait for the navigation and its `load`, the document's
         ///     response included. Default: 30 seconds. A same-document navigation (`#fragment`)
         ///     returns as soon as Chromium has done it.
-        /// - Throws: ``ChromiumError`` (``ChromiumError/Code/protocolError`` carrying Chromium's
-        ///   `errorText` when the navigation fails, ``ChromiumError/Code/timedOut``).
+        /// - Throws: `EngineError`: `EngineError.Code.navigationFailed` carrying Chromium's `errorText`
+        ///   when the navigation fails, `EngineError.Code.timedOut`.
         public func navigate(to url: String, timeout: Duration = .seconds(30)) async throws {
             let loads = events(methods: ["Page.loadEventFired"])
             // One deadline for all of it: `Page.navigate` itself answers only once the document's
@@ -63,12 +63,12 @@
             try await withDeadline(timeout) {
                 let result = try await self.send(CDP.Navigate(url: url))
                 if let errorText = result.errorText {
-                    throw ChromiumError(.protocolError, "navigation to \(url) failed: \(errorText)")
+                    throw EngineError(.navigationFailed, "navigation to \(url) failed: \(errorText)")
                 }
                 // A same-document navigation (`#fragment`) has no loader and fires no `load`.
                 guard result.loaderId != nil else { return }
                 for await _ in loads { return }
-                throw ChromiumError(.disconnected, "the connection closed during navigation")
+                throw EngineError(.disconnected, "the connection closed during navigation")
             }
         }
 
@@ -79,7 +79,7 @@
         /// `JSON.stringify` gives it (a `BigInt` as its digits; `undefined` as `null`).
         ///
         /// - Returns: The value; print it to see it as JSON text.
-        /// - Throws: ``ChromiumError/Code/evaluationFailed`` with the exception's text when the
+        /// - Throws: `EngineError.Code.evaluationFailed` with the exception's text when the
         ///   expression throws, the Promise rejects, or the value has a cycle.
         public func evaluate(_ expression: String) async throws -> JavaScriptValue {
             // Read the reply's few fields in place: a result may hold what JSON cannot (NaN).
@@ -106,24 +106,24 @@
             _ = try? await send("Runtime.releaseObject", .object(["objectId": .string(objectId)]))
             try Self.checkException(text)
             guard let json = text["result"]?["value"]?.stringValue else {
-                throw ChromiumError(.malformedMessage, "the value's JSON text did not come back as a string")
+                throw EngineError(.malformedMessage, "the value's JSON text did not come back as a string")
             }
             return try JavaScriptValue(json: Data(json.utf8))
         }
 
-        /// Throws ``ChromiumError/Code/evaluationFailed`` with the exception of `reply`, if any.
+        /// Throws `EngineError.Code.evaluationFailed` with the exception of `reply`, if any.
         private static func checkException(_ reply: CDPValue) throws {
             guard let exception = reply["exceptionDetails"] else { return }
             let detail =
                 exception["exception"]?["description"]?.stringValue ?? exception["text"]?.stringValue ?? "exception"
-            throw ChromiumError(.evaluationFailed, detail)
+            throw EngineError(.evaluationFailed, detail)
         }
 
         /// A PNG screenshot of the viewport.
         public func screenshot() async throws -> Data {
             let shot = try await send(CDP.CaptureScreenshot())
             guard let data = Data(base64Encoded: shot.data) else {
-                throw ChromiumError(.malformedMessage, "screenshot data is not base64")
+                throw EngineError(.malformedMessage, "screenshot data is not base64")
             }
             return data
         }
@@ -140,7 +140,7 @@
                     "printBackground": .bool(options.background),
                 ]))
             guard let data = printed["data"]?.binaryData else {
-                throw ChromiumError(.malformedMessage, "Page.printToPDF returned no data")
+                throw EngineError(.malformedMessage, "Page.printToPDF returned no data")
             }
             return data
         }

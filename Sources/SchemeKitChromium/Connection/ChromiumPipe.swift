@@ -2,6 +2,7 @@
     import CSchemeKitChromiumShims
     import Dispatch
     import Foundation
+    import SchemeKit
     import SchemeKitBrowserSupport
 
     /// The byte level of a DevTools pipe: one socket to Chromium's fds 3 and 4, a reader thread that
@@ -14,19 +15,19 @@
     final class ChromiumPipe: ChromiumTransport {
         let format: ChromiumWireFormat
         /// The longest message read from Chromium; a longer one closes the pipe with
-        /// ``ChromiumError/Code/messageTooLarge``.
+        /// `EngineError.Code.messageTooLarge`.
         let maximumIncomingMessageSize: Int
         private let descriptor: ChromiumPipeDescriptor
         private let writes = DispatchQueue(label: "SchemeKitChromium.pipe.write")
         private let onMessage: @Sendable (CDPValue) -> Void
-        private let onClose: @Sendable (ChromiumError) -> Void
+        private let onClose: @Sendable (EngineError) -> Void
 
         init(
             descriptor: Int32,
             format: ChromiumWireFormat,
             maximumMessageSize: Int = ChromiumMessageFramer.defaultMaximumMessageSize,
             onMessage: @escaping @Sendable (CDPValue) -> Void,
-            onClose: @escaping @Sendable (ChromiumError) -> Void
+            onClose: @escaping @Sendable (EngineError) -> Void
         ) {
             self.descriptor = ChromiumPipeDescriptor(descriptor)
             self.format = format
@@ -53,7 +54,7 @@
         ///
         /// The write holds the descriptor's owner, so the descriptor stays open (and its number
         /// cannot be reused) until the last queued write has run, even when the pipe is released first.
-        func enqueue(_ message: [Data], completion: @escaping @Sendable (ChromiumError?) -> Void) {
+        func enqueue(_ message: [Data], completion: @escaping @Sendable (EngineError?) -> Void) {
             writes.async { [descriptor] in
                 for piece in message {
                     if case .failure(let error) = Self.writeAll(piece, to: descriptor.value) {
@@ -70,15 +71,15 @@
             _ = Glibc.shutdown(descriptor.value, Int32(SHUT_RDWR))
         }
 
-        private static func writeAll(_ message: Data, to descriptor: Int32) -> Result<Void, ChromiumError> {
-            message.withUnsafeBytes { buffer -> Result<Void, ChromiumError> in
+        private static func writeAll(_ message: Data, to descriptor: Int32) -> Result<Void, EngineError> {
+            message.withUnsafeBytes { buffer -> Result<Void, EngineError> in
                 var offset = 0
                 while offset < buffer.count {
                     let written = schemekit_send_nosignal(
                         descriptor, buffer.baseAddress! + offset, UInt(buffer.count - offset))
                     if written < 0 {
                         if errno == EINTR { continue }
-                        return .failure(ChromiumError(.disconnected, "write to Chromium failed: errno \(errno)"))
+                        return .failure(EngineError(.disconnected, "write to Chromium failed: errno \(errno)"))
                     }
                     offset += written
                 }
@@ -92,7 +93,7 @@
             let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
             defer { readBuffer.deallocate() }
             var framer = ChromiumMessageFramer(format: format, maximumMessageSize: maximumIncomingMessageSize)
-            var closing = ChromiumError(.disconnected, "Chromium closed the DevTools pipe")
+            var closing = EngineError(.disconnected, "Chromium closed the DevTools pipe")
             reading: while true {
                 let got = read(descriptor.value, readBuffer.baseAddress!, chunk)
                 if got < 0 && errno == EINTR { continue }
@@ -103,10 +104,10 @@
                         onMessage(try format.decode(message))
                     }
                 } catch let error as ChromiumMessageFramer.MessageTooLarge {
-                    closing = ChromiumError(.messageTooLarge, "\(error)")
+                    closing = EngineError(.messageTooLarge, "\(error)")
                     break reading
                 } catch {
-                    closing = ChromiumError(.malformedMessage, "\(error)")
+                    closing = EngineError(.malformedMessage, "\(error)")
                     break reading
                 }
             }

@@ -1,6 +1,7 @@
 #if Chromium
     import CSchemeKitChromiumShims
     import Foundation
+    import SchemeKit
 
     /// A Chromium child process: spawned with its DevTools pipe on fds 3 and 4, killed and reaped.
     final class ChromiumProcess: Sendable {
@@ -9,12 +10,12 @@
         private init(pid: pid_t) { self.pid = pid }
 
         /// Spawns Chromium; returns the process and our end of the DevTools socket.
-        static func spawn(arguments: [String], standardErrorPath: String?) throws(ChromiumError) -> (
+        static func spawn(arguments: [String], standardErrorPath: String?) throws(EngineError) -> (
             ChromiumProcess, Int32
         ) {
             var pair: [Int32] = [-1, -1]
             let made = pair.withUnsafeMutableBufferPointer { schemekit_socketpair_cloexec($0.baseAddress!) }
-            guard made == 0 else { throw ChromiumError(.launchFailed, "socketpair failed: errno \(made)") }
+            guard made == 0 else { throw EngineError(.launchFailed, "socketpair failed: errno \(made)") }
             let ours = pair[0]
             let theirs = pair[1]
             defer { close(theirs) }
@@ -32,7 +33,7 @@
             }
             guard result == 0 else {
                 close(ours)
-                throw ChromiumError(.launchFailed, "cannot start \(arguments[0]): \(String(cString: strerror(result)))")
+                throw EngineError(.launchFailed, "cannot start \(arguments[0]): \(String(cString: strerror(result)))")
             }
             return (ChromiumProcess(pid: pid), ours)
         }

@@ -1,5 +1,6 @@
 #if Chromium
     import Foundation
+    import SchemeKit
     import SchemeKitBrowserSupport
 
     /// How DevTools messages travel between a ``ChromiumConnection`` and Chromium: the pipe of a
@@ -11,7 +12,7 @@
         func frame(_ message: CDPValue) -> [Data]
         /// Queues a framed message (its pieces, in order), in call order; `completion` gets the
         /// error, if any.
-        func enqueue(_ message: [Data], completion: @escaping @Sendable (ChromiumError?) -> Void)
+        func enqueue(_ message: [Data], completion: @escaping @Sendable (EngineError?) -> Void)
         /// Closes the transport: the connection then sees it close.
         func shutDown()
         /// The largest message the transport carries, when it has a limit.

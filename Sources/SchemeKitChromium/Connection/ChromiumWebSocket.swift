@@ -1,5 +1,6 @@
 #if Chromium
     import Foundation
+    import SchemeKit
     import NIOCore
     import SchemeKitBrowserSupport
 
@@ -7,8 +8,8 @@
     /// each at most the socket's maximum message size.
     ///
     /// A message Chromium sends that is not JSON closes the connection with
-    /// ``ChromiumError/Code/malformedMessage``; one over the size limit closes it with
-    /// ``ChromiumError/Code/bodyTooLarge`` naming the limit. A message of ours over the limit is
+    /// `EngineError.Code.malformedMessage`; one over the size limit closes it with
+    /// `EngineError.Code.bodyTooLarge` naming the limit. A message of ours over the limit is
     /// refused (the command throws) and the connection stays up.
     final class ChromiumWebSocket: ChromiumTransport {
         private let socket: WebSocketClient
@@ -20,7 +21,7 @@
         /// Opens the WebSocket and wires it to `connection`.
         static func open(
             url: URL, maximumMessageSize: Int, timeout: Duration, connection: ChromiumConnection
-        ) async throws(ChromiumError) -> ChromiumWebSocket {
+        ) async throws(EngineError) -> ChromiumWebSocket {
             do {
                 let socket = try await WebSocketClient.connect(
                     to: url, maximumMessageSize: maximumMessageSize, timeout: timeout,
@@ -30,25 +31,25 @@
                             connection.receive(try CDPJSON.decode(Data(buffer.readableBytesView)))
                         } catch {
                             connection.terminate(
-                                ChromiumError(.malformedMessage, "Chromium sent a message that is not JSON: \(error)"))
+                                EngineError(.malformedMessage, "Chromium sent a message that is not JSON: \(error)"))
                             connection.close()
                         }
                     },
                     onClose: { [weak connection] error in
                         connection?.terminate(
-                            ChromiumError(error.code == .messageTooLarge ? .bodyTooLarge : .disconnected, error.message)
+                            EngineError(error.code == .messageTooLarge ? .bodyTooLarge : .disconnected, error.message)
                         )
                     })
                 return ChromiumWebSocket(socket: socket)
             } catch {
-                throw ChromiumError(.launchFailed, error.message)
+                throw EngineError(.launchFailed, error.message)
             }
         }
 
         /// JSON, no terminator: the WebSocket frames it.
         func frame(_ message: CDPValue) -> [Data] { [CDPJSON.encode(message)] }
 
-        func enqueue(_ message: [Data], completion: @escaping @Sendable (ChromiumError?) -> Void) {
+        func enqueue(_ message: [Data], completion: @escaping @Sendable (EngineError?) -> Void) {
             do throws(WebSocketError) {
                 var buffer = ByteBuffer()
                 buffer.reserveCapacity(message.reduce(0) { $0 + $1.count })
@@ -56,7 +57,7 @@
                 try socket.send(buffer)
                 completion(nil)
             } catch {
-                completion(ChromiumError(error.code == .messageTooLarge ? .bodyTooLarge : .disconnected, error.message))
+                completion(EngineError(error.code == .messageTooLarge ? .bodyTooLarge : .disconnected, error.message))
             }
         }
 

@@ -10,7 +10,7 @@
         /// other holders are using, and a warm page would load its subresources cold. To isolate
         /// holders from each other, give each its own browser.
         ///
-        /// - Throws: ``ChromiumError`` when the page cannot navigate to `about:blank` within 15
+        /// - Throws: `EngineError` when the page cannot navigate to `about:blank` within 15
         ///   seconds (the pool then replaces it).
         public nonisolated(nonsending) func reset() async throws {
             try await navigate(to: "about:blank", timeout: .seconds(15))

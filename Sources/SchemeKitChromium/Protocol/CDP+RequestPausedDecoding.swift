@@ -1,5 +1,6 @@
 #if Chromium
     import Foundation
+    import SchemeKit
     import SchemeKitBrowserSupport
 
     extension CDP.RequestPaused {
@@ -9,8 +10,8 @@
         /// As strict as the `Decodable` conformance: a required field missing or of the wrong type,
         /// or an optional one of the wrong type, throws.
         ///
-        /// - Throws: ``ChromiumError`` with code ``ChromiumError/Code/malformedMessage``, naming the field.
-        init(params: CDPValue) throws(ChromiumError) {
+        /// - Throws: `EngineError` with code `EngineError.Code.malformedMessage`, naming the field.
+        init(params: CDPValue) throws(EngineError) {
             guard case .object(let members) = params else { throw Self.malformed("params", "an object") }
             let request: CDPValue? = members["request"]
             guard case .object(let fields)? = request else { throw Self.malformed("request", "an object") }
@@ -29,7 +30,7 @@
             switch fields["postDataEntries"] {
             case nil, .null?: entries = nil
             case .array(let elements)?:
-                entries = try elements.map { element throws(ChromiumError) in
+                entries = try elements.map { element throws(EngineError) in
                     guard case .object(let entry) = element else {
                         throw Self.malformed("request.postDataEntries", "an array of objects")
                     }
@@ -58,16 +59,16 @@
                 responseStatusCode: try Self.optionalInt(members["responseStatusCode"], "responseStatusCode"))
         }
 
-        private static func malformed(_ field: String, _ expected: String) -> ChromiumError {
-            ChromiumError(.malformedMessage, "Fetch.requestPaused: \(field) is not \(expected)")
+        private static func malformed(_ field: String, _ expected: String) -> EngineError {
+            EngineError(.malformedMessage, "Fetch.requestPaused: \(field) is not \(expected)")
         }
 
-        private static func string(_ value: CDPValue?, _ field: String) throws(ChromiumError) -> String {
+        private static func string(_ value: CDPValue?, _ field: String) throws(EngineError) -> String {
             guard case .string(let text)? = value else { throw malformed(field, "a string") }
             return text
         }
 
-        private static func optionalString(_ value: CDPValue?, _ field: String) throws(ChromiumError) -> String? {
+        private static func optionalString(_ value: CDPValue?, _ field: String) throws(EngineError) -> String? {
             switch value {
             case nil, .null?: return nil
             case .string(let text)?: return text
@@ -75,7 +76,7 @@
             }
         }
 
-        private static func optionalBool(_ value: CDPValue?, _ field: String) throws(ChromiumError) -> Bool? {
+        private static func optionalBool(_ value: CDPValue?, _ field: String) throws(EngineError) -> Bool? {
             switch value {
             case nil, .null?: return nil
             case .bool(let flag)?: return flag
@@ -83,7 +84,7 @@
             }
         }
 
-        private static func optionalInt(_ value: CDPValue?, _ field: String) throws(ChromiumError) -> Int? {
+        private static func optionalInt(_ value: CDPValue?, _ field: String) throws(EngineError) -> Int? {
             switch value {
             case nil, .null?: return nil
             case let number?:

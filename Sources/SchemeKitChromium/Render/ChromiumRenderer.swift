@@ -18,10 +18,6 @@
     /// Pages come from a pool (``ChromiumBrowser/makePagePool(configuration:)``), so repeated renders
     /// reuse a warm page.
     public final class ChromiumRenderer: Sendable {
-        /// What one render produced: the value, the snapshot and PDF asked for, every request and
-        /// console line; an expression that threw is ``ChromiumError`` with code `evaluationFailed`.
-        public typealias Result = RenderResult<ChromiumError>
-
         /// The browser.
         package let browser: ChromiumBrowser
         /// The adapter serving the registry.
@@ -42,7 +38,7 @@
         ///   - origins: The virtual origins.
         ///   - launchOptions: How to start Chromium. Default: CBOR, headless.
         ///   - configuration: The adapter's policies; its origins are replaced by `origins`. Default: the defaults.
-        /// - Throws: ``ChromiumError``.
+        /// - Throws: `EngineError`.
         public static func start(
             registry: SchemeRegistry,
             origins: [VirtualOrigin],
@@ -58,7 +54,7 @@
         /// ``close()`` closes that browser as ``ChromiumBrowser/close()`` does (an attached Chromium
         /// keeps running).
         ///
-        /// - Throws: ``ChromiumError``; the browser is closed then.
+        /// - Throws: `EngineError`; the browser is closed then.
         public static func start(
             registry: SchemeRegistry,
             origins: [VirtualOrigin],
@@ -89,12 +85,12 @@
         ///   - snapshot: Capture a PNG of the viewport. Default: `false`.
         ///   - pdf: Print the page to PDF with these options. Default: `nil`, no PDF.
         ///   - timeout: The most to wait for `load`. Default: 30 seconds.
-        /// - Throws: ``ChromiumError`` (navigation failure, timeout). An expression that throws is
-        ///   reported in `Result.evaluationError`, not thrown.
+        /// - Throws: `EngineError` (navigation failure, timeout). An expression that throws is
+        ///   reported in `RenderResult.evaluationError`, not thrown.
         public func render(
             _ url: String, evaluate expression: String? = nil, snapshot: Bool = false, pdf: PDFOptions? = nil,
             timeout: Duration = .seconds(30)
-        ) async throws -> Result {
+        ) async throws -> RenderResult {
             try await renderPage(url, evaluate: expression, snapshot: snapshot, pdf: pdf, timeout: timeout)
         }
 
@@ -145,13 +141,5 @@
         package static func consoleLine(_ event: CDPEvent, on page: ChromiumPage) -> String? { consoleLine(event) }
     }
 
-    extension ChromiumPage: RenderablePage {
-        /// ``ChromiumError``.
-        package typealias Failure = ChromiumError
-    }
-
-    extension ChromiumError: BrowserRenderFailure {
-        /// ``Code/evaluationFailed``.
-        package var isEvaluationFailure: Bool { code == .evaluationFailed }
-    }
+    extension ChromiumPage: RenderablePage {}
 #endif

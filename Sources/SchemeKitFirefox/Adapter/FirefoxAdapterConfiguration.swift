@@ -34,7 +34,7 @@
         public var openEndedRangeCap: Int?
         /// The largest request body (a `POST`'s) the adapter asks Firefox for
         /// (`network.addDataCollector`), in bytes. A larger body fails its request at once (the
-        /// page sees a network error; no handler runs), recorded as ``FirefoxError/Code/bodyTooLarge``
+        /// page sees a network error; no handler runs), recorded as `EngineError.Code.bodyTooLarge`
         /// with a message naming this setting. Bodies are also bounded by what one message carries
         /// (``FirefoxSchemeAdapter/maximumBodySize``). Default: 32 MiB.
         public var maximumRequestBodySize: Int

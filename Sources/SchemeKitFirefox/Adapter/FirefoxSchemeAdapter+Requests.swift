@@ -13,12 +13,12 @@
 
         /// The handler chain failed: `network.failRequest`.
         package func failRequest(_ requestId: String, handlerError error: any Error) {
-            failRequest(requestId, error: FirefoxError(.protocolError, "handler failed: \(error)"))
+            failRequest(requestId, error: EngineError(.protocolError, "handler failed: \(error)"))
         }
 
         /// The body is over ``maximumBodySize``: `network.failRequest`, the error names the setting.
         package func failRequest(_ requestId: String, bodyTooLarge size: Int) {
-            failRequest(requestId, error: FirefoxError(.bodyTooLarge, bodyTooLargeMessage(size)))
+            failRequest(requestId, error: EngineError(.bodyTooLarge, bodyTooLargeMessage(size)))
         }
 
         /// A request the intercept holds: starts its registry task (after fetching its body, if any).
@@ -42,10 +42,10 @@
                     do {
                         let body = try await requestBody(of: requestId, size: size)
                         startTask(event, registryURL: registryURL, body: .bytes(body))
-                    } catch let error as FirefoxError {
+                    } catch let error as EngineError {
                         failRequest(requestId, error: error)
                     } catch {
-                        failRequest(requestId, error: FirefoxError(.protocolError, "\(error)"))
+                        failRequest(requestId, error: EngineError(.protocolError, "\(error)"))
                     }
                 }
             } else {
@@ -57,7 +57,7 @@
         private func requestBody(of requestId: String, size: Int) async throws -> Data {
             let (collector, collectorError) = state.withLock { ($0.collector, $0.collectorError) }
             guard let collector else {
-                throw FirefoxError(
+                throw EngineError(
                     .protocolError,
                     "this Firefox cannot hand request bodies to the adapter (network.addDataCollector: \(collectorError ?? "not started"))"
                 )
@@ -69,21 +69,21 @@
                 "network.getData",
                 ["dataType": "request", "request": .string(requestId), "collector": .string(collector), "disown": true])
             guard let bytes = result["bytes"] else {
-                throw FirefoxError(.malformedMessage, "network.getData: no bytes")
+                throw EngineError(.malformedMessage, "network.getData: no bytes")
             }
             let body: Data
             do {
                 body = try BiDiBytes.decode(bytes)
             } catch {
-                throw FirefoxError(.malformedMessage, "network.getData: \(error)")
+                throw EngineError(.malformedMessage, "network.getData: \(error)")
             }
             guard body.count <= requestBodyLimit else { throw requestBodyTooLarge(body.count) }
             return body
         }
 
         /// A request body over the limit: the error names the limit and the setting.
-        private func requestBodyTooLarge(_ size: Int) -> FirefoxError {
-            FirefoxError(
+        private func requestBodyTooLarge(_ size: Int) -> EngineError {
+            EngineError(
                 .bodyTooLarge,
                 "a request body of \(size) bytes (as Firefox counts it: base64 for binary data) is over the adapter's limit of \(requestBodyLimit) bytes (maximumRequestBodySize, and what one message can carry)"
             )
@@ -95,7 +95,7 @@
             do {
                 request = try makeRequest(event, registryURL: registryURL, body: body)
             } catch {
-                failRequest(requestId, error: FirefoxError(.malformedMessage, "\(error)"))
+                failRequest(requestId, error: EngineError(.malformedMessage, "\(error)"))
                 return
             }
             startTask(request, requestId: requestId, bodyLimit: maximumBodySize)
@@ -119,7 +119,7 @@
                 fields[.range] = capped
             }
             guard let method = HTTPRequest.Method(event.method) else {
-                throw FirefoxError(.malformedMessage, "method \(event.method)")
+                throw EngineError(.malformedMessage, "method \(event.method)")
             }
             return try SchemeRequest(registryURL, method: method, headerFields: fields, body: body)
         }
@@ -129,7 +129,7 @@
             state.withLock { $0.inflight.removeValue(forKey: requestId) }
         }
 
-        private func publish(_ record: SchemeRequestRecord, _ count: (inout FirefoxAdapterStatistics) -> Void) {
+        private func publish(_ record: SchemeRequestRecord, _ count: (inout EngineAdapterStatistics) -> Void) {
             let dropped = broadcast(record) { count(&$0.statistics) }
             if dropped > 0 { state.withLock { $0.statistics.droppedRecords += dropped } }
         }
@@ -144,8 +144,8 @@
             publish(entry.record) { statistics in
                 statistics.stopped += 1
                 switch reason {
-                case "contextClosed": statistics.contextClosed += 1
-                case "navigatedAway": statistics.navigatedAway += 1
+                case "contextClosed": statistics.pageClosed += 1
+                case "navigatedAway": statistics.canceledByPage += 1
                 case "timeout": statistics.timedOut += 1
                 default: break
                 }
@@ -163,7 +163,7 @@
                 publish(entry.record) { $0.continued += 1 }
                 send("network.continueRequest", ["request": .string(requestId)])
             case .fail:
-                let error = FirefoxError(.protocolError, "no handler answered; failed as the pass policy says")
+                let error = EngineError(.protocolError, "no handler answered; failed as the pass policy says")
                 entry.record.fail(error)
                 publish(entry.record) { $0.failed += 1 }
                 send("network.failRequest", ["request": .string(requestId)])
@@ -171,7 +171,7 @@
         }
 
         /// Fails a request (`network.failRequest`): the page sees a network error.
-        func failRequest(_ requestId: String, error: FirefoxError) {
+        func failRequest(_ requestId: String, error: EngineError) {
             guard var entry = take(requestId) else { return }
             entry.timer?.cancel()
             entry.task?.stop()  // allowed from inside the task's own sink
@@ -207,28 +207,28 @@
                 do {
                     try await connection.send("network.provideResponse", .object(params))
                     publish(entry.record) { statistics in
-                        statistics.provided += 1
-                        statistics.bytesProvided += body.count
+                        statistics.answered += 1
+                        statistics.bytesAnswered += body.count
                     }
-                } catch let error as FirefoxError where error.protocolError == "no such request" {
+                } catch let error as EngineError where error.protocolCode == "no such request" {
                     entry.record.outcome = .stopped(reason: "rejected")
                     publish(entry.record) { statistics in
                         statistics.stopped += 1
-                        statistics.rejectedByFirefox += 1
+                        statistics.rejected += 1
                     }
-                } catch let error as FirefoxError where error.code == .messageTooLarge {
-                    let failure = FirefoxError(.bodyTooLarge, bodyTooLargeMessage(body.count))
+                } catch let error as EngineError where error.code == .messageTooLarge {
+                    let failure = EngineError(.bodyTooLarge, bodyTooLargeMessage(body.count))
                     entry.record.fail(failure)
                     publish(entry.record) { statistics in
                         statistics.failed += 1
                         statistics.bodyTooLarge += 1
                     }
                     send("network.failRequest", ["request": .string(requestId)])
-                } catch let error as FirefoxError where error.code == .disconnected || error.code == .malformedMessage {
+                } catch let error as EngineError where error.code == .disconnected || error.code == .malformedMessage {
                     entry.record.outcome = .stopped(reason: "disconnected")
                     publish(entry.record) { $0.stopped += 1 }
                 } catch {
-                    entry.record.fail(error as? FirefoxError ?? FirefoxError(.protocolError, "\(error)"))
+                    entry.record.fail(error as? EngineError ?? EngineError(.protocolError, "\(error)"))
                     publish(entry.record) { $0.failed += 1 }
                 }
             }

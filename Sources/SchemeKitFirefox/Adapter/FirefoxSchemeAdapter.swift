@@ -39,7 +39,7 @@
     /// ## Large bodies
     /// A body goes to Firefox in one WebSocket message, base64-encoded: one larger than
     /// ``maximumBodySize`` (about three quarters of the connection's maximum message size) fails its
-    /// request with ``FirefoxError/Code/bodyTooLarge``, naming the limit, and the connection stays
+    /// request with `EngineError.Code.bodyTooLarge`, naming the limit, and the connection stays
     /// up. Open-ended ranges are narrowed (``FirefoxAdapterConfiguration/openEndedRangeCap``, and
     /// never past ``maximumBodySize``) so media is fetched in parts that fit.
     public final class FirefoxSchemeAdapter: Sendable {
@@ -69,7 +69,7 @@
 
         package struct State: BrowserAdapterState {
             package var inflight: [String: Inflight] = [:]
-            var statistics = FirefoxAdapterStatistics()
+            var statistics = EngineAdapterStatistics()
             var loop: Task<Void, Never>?
             var intercept: String?
             var collector: String?
@@ -100,7 +100,7 @@
         /// Starts intercepting: subscribes to the events it needs, adds the intercept for every
         /// origin and a collector for request bodies.
         ///
-        /// - Throws: ``FirefoxError`` when Firefox refuses a command (a collector it cannot add only
+        /// - Throws: `EngineError` when Firefox refuses a command (a collector it cannot add only
         ///   makes requests with a body fail, with a message saying why).
         public func start() async throws {
             let events = connection.events(methods: Self.eventNames)
@@ -144,6 +144,7 @@
                     state.intercept = nil
                     state.collector = nil
                     state.subscription = nil
+                    state.loop = nil
                 }
                 return (state.intercept, state.collector, state.subscription, state.loop)
             }
@@ -163,18 +164,22 @@
                 }
             }
             loop?.cancel()
+            // The loop ends with its own `connectionClosed()`: wait for it, so that the stopped
+            // requests' records are published before the record sequences end.
+            await loop?.value
             connectionClosed()
         }
 
         /// The counters so far.
-        public var statistics: FirefoxAdapterStatistics { state.withLock { $0.statistics } }
+        public var statistics: EngineAdapterStatistics { state.withLock { $0.statistics } }
 
         /// A record for each request from now on, as it ends.
         ///
         /// - Parameter bufferLimit: How many records the sequence holds unread; past it the oldest is
-        ///   dropped and counted in ``FirefoxAdapterStatistics/droppedRecords`` (requests are never
+        ///   dropped and counted in `EngineAdapterStatistics.droppedRecords` (requests are never
         ///   held up by a slow reader). Default: 1024.
-        /// - Returns: A sequence that runs until the caller stops iterating.
+        /// - Returns: A sequence that ends after the last record when the adapter stops or its
+        ///   connection closes, or when the caller stops iterating.
         public func records(bufferLimit: Int = 1024) -> AsyncStream<SchemeRequestRecord> {
             recordFeed.subscribe(bufferLimit: bufferLimit)
         }
@@ -252,9 +257,11 @@
             send("network.failRequest", ["request": .string(id)])
         }
 
+        /// Stops every request in flight, then ends the record sequences.
         func connectionClosed() {
             let ids = state.withLock { Array($0.inflight.keys) }
             for id in ids { stopRequest(id, reason: "disconnected", tellFirefox: false) }
+            recordFeed.finish()
         }
     }
 #endif

@@ -51,7 +51,7 @@
         /// Starts Firefox and a WebDriver BiDi session.
         ///
         /// - Parameter options: How to start it. Default: ``FirefoxLaunchOptions/init(executable:headless:profileDirectory:extraArguments:standardErrorPath:startupTimeout:maximumMessageSize:)``'s defaults.
-        /// - Throws: ``FirefoxError`` with ``FirefoxError/Code/launchFailed`` when it cannot be
+        /// - Throws: `EngineError` with `EngineError.Code.launchFailed` when it cannot be
         ///   spawned, exits, or does not open BiDi within ``FirefoxLaunchOptions/startupTimeout``.
         public static func launch(_ options: FirefoxLaunchOptions = FirefoxLaunchOptions()) async throws
             -> FirefoxBrowser
@@ -91,7 +91,7 @@
             } catch {
                 process.signal(SIGKILL)
                 await process.terminate(after: .seconds(2))
-                var failure = error as? FirefoxError ?? FirefoxError(.launchFailed, "\(error)")
+                var failure = error as? EngineError ?? EngineError(.launchFailed, "\(error)")
                 if options.standardErrorPath == nil {
                     // The log goes with the directory: say what it said instead of where it was.
                     failure.message = failure.message.replacingOccurrences(of: " (see \(errorPath))", with: "")
@@ -127,7 +127,7 @@
         ///   - maximumMessageSize: The largest WebSocket message either side may send, in bytes
         ///     (response bodies go base64-encoded in one message). Default: 16 MiB.
         ///   - timeout: The most connecting and starting the session may take. Default: 20 seconds.
-        /// - Throws: ``FirefoxError/Code/connectFailed`` naming the URL, or why the session could not
+        /// - Throws: `EngineError.Code.connectFailed` naming the URL, or why the session could not
         ///   start (Firefox allows one session at a time).
         public static func connect(
             to url: URL, maximumMessageSize: Int = 16 << 20, timeout: Duration = .seconds(20)
@@ -150,14 +150,14 @@
         private static func startSession(on connection: FirefoxConnection, timeout: Duration) async throws -> String {
             do {
                 let result = try await withDeadline(
-                    timeout, orThrow: { FirefoxError(.timedOut, "no answer to session.new within \(timeout)") }
+                    timeout, orThrow: { EngineError(.timedOut, "no answer to session.new within \(timeout)") }
                 ) { try await connection.send("session.new", ["capabilities": [:]]) }
                 return result["capabilities"]?["browserVersion"]?.stringValue ?? ""
-            } catch let error as FirefoxError where error.protocolError == "session not created" {
-                throw FirefoxError(
+            } catch let error as EngineError where error.protocolCode == "session not created" {
+                throw EngineError(
                     .connectFailed,
                     "Firefox refused a new WebDriver BiDi session (\(error.message)): it allows one at a time; end the other client's session or start another Firefox",
-                    protocolError: error.protocolError)
+                    protocolCode: error.protocolCode)
             }
         }
 
@@ -167,11 +167,11 @@
         /// hides the first (`document.visibilityState` becomes `hidden`, and hidden pages are throttled).
         ///
         /// - Parameter url: The first URL. Default: `about:blank`.
-        /// - Throws: ``FirefoxError``.
+        /// - Throws: `EngineError`.
         public func newPage(url: String = "about:blank") async throws -> FirefoxPage {
             let created = try await connection.send("browsingContext.create", ["type": "window"])
             guard let context = created["context"]?.stringValue else {
-                throw FirefoxError(.malformedMessage, "browsingContext.create returned no context")
+                throw EngineError(.malformedMessage, "browsingContext.create returned no context")
             }
             openedContexts.withLock { _ = $0.insert(context) }
             // The page's own document changes and closing, so that an `evaluate` whose page goes
@@ -189,7 +189,7 @@
 
         /// Kills a Firefox that ``launch(_:)`` started, at once, with `signal` (default `SIGKILL`),
         /// as a crash would; the connection then closes and every pending command throws
-        /// ``FirefoxError/Code/disconnected``. Does nothing to an attached Firefox.
+        /// `EngineError.Code.disconnected`. Does nothing to an attached Firefox.
         package func kill(signal: Int32 = SIGKILL) {
             guard let process else { return }
             if signal == SIGKILL { killed.withLock { $0 = true } }
@@ -206,7 +206,7 @@
             let connection = self.connection
             if let process {
                 if !connection.isClosed, !killed.withLock({ $0 }) {
-                    _ = try? await withDeadline(.seconds(2), orThrow: { FirefoxError(.timedOut, "browser.close") }) {
+                    _ = try? await withDeadline(.seconds(2), orThrow: { EngineError(.timedOut, "browser.close") }) {
                         try await connection.send("browser.close")
                     }
                 }
@@ -220,7 +220,7 @@
                 return contexts
             }
             let ownsSession = self.ownsSession
-            _ = try? await withDeadline(.seconds(5), orThrow: { FirefoxError(.timedOut, "closing") }) {
+            _ = try? await withDeadline(.seconds(5), orThrow: { EngineError(.timedOut, "closing") }) {
                 for context in contexts {
                     _ = try? await connection.send("browsingContext.close", ["context": .string(context)])
                 }

@@ -1,7 +1,7 @@
 #if Firefox
     package import Foundation
     import NIOCore
-    import SchemeKit
+    package import SchemeKit
     import SchemeKitBrowserSupport
 
     /// A WebDriver BiDi connection to one Firefox: commands matched to their answers by id, events
@@ -9,14 +9,14 @@
     ///
     /// Every method is safe from any task. When the WebSocket closes (Firefox exited, the peer
     /// closed it, a message over the size limit, or a message that is not BiDi), every pending
-    /// command throws ``FirefoxError`` (``FirefoxError/Code/disconnected``, or
-    /// ``FirefoxError/Code/malformedMessage`` / ``FirefoxError/Code/messageTooLarge`` naming the
+    /// command throws `EngineError` (`EngineError.Code.disconnected`, or
+    /// `EngineError.Code.malformedMessage` / `EngineError.Code.messageTooLarge` naming the
     /// cause), every later one throws it at once, and every event sequence ends: nothing waits forever.
     package final class FirefoxConnection: Sendable {
         /// The largest message either side may send, in bytes.
         package let maximumMessageSize: Int
         /// The commands and subscribers; a subscriber's filter is the event methods it wants (`nil`: all).
-        private let core = ProtocolConnectionCore<BiDiValue, BiDiEvent, Set<String>?, FirefoxError>()
+        private let core = ProtocolConnectionCore<BiDiValue, BiDiEvent, Set<String>?, EngineError>()
         private let socket: Locked<WebSocketClient?> = Locked(nil)
 
         private init(maximumMessageSize: Int) {
@@ -25,8 +25,8 @@
 
         /// Opens a WebSocket to a BiDi endpoint (`ws://127.0.0.1:PORT/session`).
         ///
-        /// - Throws: ``FirefoxError/Code/connectFailed`` naming the URL.
-        package static func open(url: URL, maximumMessageSize: Int, timeout: Duration) async throws(FirefoxError)
+        /// - Throws: `EngineError.Code.connectFailed` naming the URL.
+        package static func open(url: URL, maximumMessageSize: Int, timeout: Duration) async throws(EngineError)
             -> FirefoxConnection
         {
             let connection = FirefoxConnection(maximumMessageSize: maximumMessageSize)
@@ -36,12 +36,12 @@
                     onMessage: { [weak connection] in connection?.receive($0) },
                     onClose: { [weak connection] error in
                         connection?.terminate(
-                            FirefoxError(
+                            EngineError(
                                 error.code == .messageTooLarge ? .messageTooLarge : .disconnected, error.message))
                     })
                 connection.socket.withLock { $0 = socket }
             } catch {
-                throw FirefoxError(.connectFailed, error.message)
+                throw EngineError(.connectFailed, error.message)
             }
             return connection
         }
@@ -50,16 +50,16 @@
         package var isClosed: Bool { core.closedError != nil }
 
         /// Why the connection closed, once it has.
-        package var closedError: FirefoxError? { core.closedError }
+        package var closedError: EngineError? { core.closedError }
 
         /// Sends a command and returns its `result` object.
         ///
-        /// - Throws: ``FirefoxError``: ``FirefoxError/Code/protocolError`` (with BiDi's error code)
-        ///   when Firefox answers with an error, ``FirefoxError/Code/messageTooLarge`` when the
+        /// - Throws: `EngineError`: `EngineError.Code.protocolError` (with BiDi's error code)
+        ///   when Firefox answers with an error, `EngineError.Code.messageTooLarge` when the
         ///   command does not fit in one message (nothing is sent), or why the connection closed.
         @discardableResult
         package func send(_ method: String, _ params: BiDiValue = [:]) async throws -> BiDiValue {
-            guard let socket = socket.withLock({ $0 }) else { throw FirefoxError(.disconnected, "not connected") }
+            guard let socket = socket.withLock({ $0 }) else { throw EngineError(.disconnected, "not connected") }
             let id = core.nextCommandID()
             var writer = BiDiJSONWriter(capacity: 128)
             writer.write(["id": .int(id), "method": .string(method), "params": params])
@@ -71,8 +71,8 @@
                 } catch {
                     failed(
                         error.code == .messageTooLarge
-                            ? FirefoxError(.messageTooLarge, "\(method): \(error.message)")
-                            : FirefoxError(.disconnected, error.message))
+                            ? EngineError(.messageTooLarge, "\(method): \(error.message)")
+                            : EngineError(.disconnected, error.message))
                 }
             }
         }
@@ -91,10 +91,10 @@
             await core.waitUntilClosed()
         }
 
-        /// Closes the connection: pending commands throw ``FirefoxError/Code/disconnected``.
+        /// Closes the connection: pending commands throw `EngineError.Code.disconnected`.
         package func close() {
             socket.withLock { $0 }?.close()
-            terminate(FirefoxError(.disconnected, "the connection was closed"))
+            terminate(EngineError(.disconnected, "the connection was closed"))
         }
 
         /// One message from Firefox (internal so that tests can hand it a message Firefox never
@@ -110,7 +110,7 @@
                 let preview = String(decoding: buffer.readableBytesView.prefix(120), as: UTF8.self)
                 socket.withLock { $0 }?.close()
                 terminate(
-                    FirefoxError(
+                    EngineError(
                         .malformedMessage,
                         "Firefox sent a message that is not WebDriver BiDi (\(error)); the connection was closed. It began: \(preview)"
                     ))
@@ -120,13 +120,13 @@
                 guard let id else { return }  // about no command of ours: nothing waits for it
                 core.resolve(
                     id,
-                    with: .failure(FirefoxError(.protocolError, message.isEmpty ? code : message, protocolError: code)))
+                    with: .failure(EngineError(.protocolError, message.isEmpty ? code : message, protocolCode: code)))
             case .success(.event(let event)):
                 core.publish(event) { methods in methods?.contains(event.method) ?? true }
             }
         }
 
-        private func terminate(_ error: FirefoxError) {
+        private func terminate(_ error: EngineError) {
             core.terminate(error)
         }
     }

@@ -30,16 +30,23 @@
         /// - Parameters:
         ///   - url: Where to go.
         ///   - timeout: The most to wait for `load`. Default: 30 seconds.
-        /// - Throws: ``FirefoxError`` (``FirefoxError/Code/protocolError`` when the navigation fails,
-        ///   ``FirefoxError/Code/timedOut``).
+        /// - Throws: `EngineError`: `EngineError.Code.navigationFailed` when Firefox reports that the
+        ///   navigation failed (its BiDi error in `protocolCode`), `EngineError.Code.timedOut`.
         public func navigate(to url: String, timeout: Duration = .seconds(30)) async throws {
             let connection = self.connection
             let context = self.context
-            _ = try await withDeadline(
-                timeout, orThrow: { FirefoxError(.timedOut, "\(url) did not load within \(timeout)") }
-            ) {
-                try await connection.send(
-                    "browsingContext.navigate", ["context": .string(context), "url": .string(url), "wait": "complete"])
+            do {
+                _ = try await withDeadline(
+                    timeout, orThrow: { EngineError(.timedOut, "\(url) did not load within \(timeout)") }
+                ) {
+                    try await connection.send(
+                        "browsingContext.navigate",
+                        ["context": .string(context), "url": .string(url), "wait": "complete"])
+                }
+            } catch let error as EngineError where error.code == .protocolError {
+                throw EngineError(
+                    .navigationFailed, "navigation to \(url) failed: \(error.message)", protocolCode: error.protocolCode
+                )
             }
         }
 
@@ -55,7 +62,7 @@
         /// ```
         ///
         /// - Returns: The value; print it to see it as JSON text.
-        /// - Throws: ``FirefoxError/Code/evaluationFailed`` with the exception's text when the
+        /// - Throws: `EngineError.Code.evaluationFailed` with the exception's text when the
         ///   expression throws, the Promise rejects or the value has a cycle, and when the page
         ///   navigates to another document or closes before the value is ready.
         public func evaluate(_ expression: String) async throws -> JavaScriptValue {
@@ -72,7 +79,7 @@
         ///
         /// Firefox never answers an evaluation whose Promise was pending when its page navigated to
         /// another document, so the evaluation also ends at the page's next committed navigation or
-        /// its closing, with ``FirefoxError/Code/evaluationFailed``; an expression that starts a
+        /// its closing, with `EngineError.Code.evaluationFailed`; an expression that starts a
         /// navigation and returns at once keeps its value.
         package func evaluateValue(_ expression: String) async throws -> BiDiValue {
             let connection = self.connection
@@ -82,14 +89,14 @@
                 group.addTask {
                     do {
                         return try await Self.evaluate(expression, in: context, on: connection)
-                    } catch let error as FirefoxError where error.protocolError == "no such frame" {
+                    } catch let error as EngineError where error.protocolCode == "no such frame" {
                         // The realm went away as Firefox ran it (a reload, a closed page).
-                        throw FirefoxError(.evaluationFailed, Self.goneMessage, protocolError: error.protocolError)
+                        throw EngineError(.evaluationFailed, Self.goneMessage, protocolCode: error.protocolCode)
                     }
                 }
                 group.addTask {
                     for await event in lifecycle where event.params["context"]?.stringValue == context {
-                        throw FirefoxError(
+                        throw EngineError(
                             .evaluationFailed,
                             event.method == "browsingContext.contextDestroyed"
                                 ? "the page closed before the expression's value was ready" : Self.goneMessage)
@@ -117,7 +124,7 @@
                 ])
             try checkException(evaluated)
             guard let remote = evaluated["result"] else {
-                throw FirefoxError(.malformedMessage, "script.evaluate returned no result")
+                throw EngineError(.malformedMessage, "script.evaluate returned no result")
             }
             guard let handle = remote["handle"]?.stringValue else { return try json(fromPrimitive: remote) }
             let text: BiDiValue
@@ -136,20 +143,20 @@
             _ = try? await connection.send("script.disown", ["handles": [.string(handle)], "target": target])
             try checkException(text)
             guard let json = text["result"]?["value"]?.stringValue else {
-                throw FirefoxError(.malformedMessage, "the value's JSON text did not come back as a string")
+                throw EngineError(.malformedMessage, "the value's JSON text did not come back as a string")
             }
             do {
                 return try BiDiJSONReader.read(Data(json.utf8))
             } catch {
-                throw FirefoxError(.malformedMessage, "the value's JSON text: \(error)")
+                throw EngineError(.malformedMessage, "the value's JSON text: \(error)")
             }
         }
 
-        /// Throws ``FirefoxError/Code/evaluationFailed`` with the exception of a `script.*` result.
+        /// Throws `EngineError.Code.evaluationFailed` with the exception of a `script.*` result.
         private static func checkException(_ result: BiDiValue) throws {
             guard result["type"]?.stringValue == "exception" else { return }
             let details = result["exceptionDetails"]
-            throw FirefoxError(.evaluationFailed, details?["text"]?.stringValue ?? "the expression threw")
+            throw EngineError(.evaluationFailed, details?["text"]?.stringValue ?? "the expression threw")
         }
 
         /// A primitive's RemoteValue as JSON.
@@ -157,7 +164,7 @@
             do {
                 return try BiDiRemoteValue.json(from: remote)
             } catch {
-                throw FirefoxError(.malformedMessage, "script.evaluate: \(error)")
+                throw EngineError(.malformedMessage, "script.evaluate: \(error)")
             }
         }
 
@@ -168,7 +175,7 @@
         public func screenshot() async throws -> Data {
             let shot = try await connection.send("browsingContext.captureScreenshot", ["context": .string(context)])
             guard let text = shot["data"]?.stringValue, let data = Data(base64Encoded: text) else {
-                throw FirefoxError(.malformedMessage, "the screenshot is not base64")
+                throw EngineError(.malformedMessage, "the screenshot is not base64")
             }
             return data
         }
@@ -185,7 +192,7 @@
                     "page": ["width": .double(options.pageWidth), "height": .double(options.pageHeight)],
                 ])
             guard let text = printed["data"]?.stringValue, let data = Data(base64Encoded: text) else {
-                throw FirefoxError(.malformedMessage, "the PDF is not base64")
+                throw EngineError(.malformedMessage, "the PDF is not base64")
             }
             return data
         }

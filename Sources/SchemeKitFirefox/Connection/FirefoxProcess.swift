@@ -45,9 +45,9 @@
 
         /// Spawns Firefox (`arguments[0]` looked up in `PATH`) under the watchdog, with standard
         /// output on `/dev/null` and standard error appended to `standardErrorPath`.
-        static func spawn(arguments: [String], standardErrorPath: String) throws(FirefoxError) -> FirefoxProcess {
+        static func spawn(arguments: [String], standardErrorPath: String) throws(EngineError) -> FirefoxProcess {
             var pipeEnds: [Int32] = [-1, -1]
-            guard pipe(&pipeEnds) == 0 else { throw FirefoxError(.launchFailed, "pipe failed: errno \(errno)") }
+            guard pipe(&pipeEnds) == 0 else { throw EngineError(.launchFailed, "pipe failed: errno \(errno)") }
             // Neither end may leak into other children (the read end reaches the watchdog by dup2).
             for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
             let (readEnd, writeEnd) = (pipeEnds[0], pipeEnds[1])
@@ -83,7 +83,7 @@
             let result = posix_spawn(&pid, "/bin/sh", &actions, &attributes, cArguments, environ)
             guard result == 0 else {
                 close(writeEnd)
-                throw FirefoxError(
+                throw EngineError(
                     .launchFailed, "cannot start /bin/sh for \(arguments[0]): \(String(cString: strerror(result)))")
             }
             return FirefoxProcess(group: pid, lifeline: writeEnd)
@@ -101,8 +101,8 @@
         /// Waits until Firefox prints `WebDriver BiDi listening on ws://HOST:PORT` in the file,
         /// reading from `offset`, and returns that URL.
         ///
-        /// - Throws: ``FirefoxError/Code/launchFailed`` when Firefox exits first or `timeout` passes.
-        func waitForBiDiAddress(in path: String, from offset: UInt64, timeout: Duration) async throws(FirefoxError)
+        /// - Throws: `EngineError.Code.launchFailed` when Firefox exits first or `timeout` passes.
+        func waitForBiDiAddress(in path: String, from offset: UInt64, timeout: Duration) async throws(EngineError)
             -> URL
         {
             let deadline = ContinuousClock.now + timeout
@@ -122,12 +122,12 @@
                     }
                 }
                 if !firefoxIsRunning || reaped() {
-                    throw FirefoxError(.launchFailed, "Firefox exited before it opened WebDriver BiDi (see \(path))")
+                    throw EngineError(.launchFailed, "Firefox exited before it opened WebDriver BiDi (see \(path))")
                 }
-                if Task.isCancelled { throw FirefoxError(.launchFailed, "the launch was cancelled") }
+                if Task.isCancelled { throw EngineError(.launchFailed, "the launch was cancelled") }
                 try? await Task.sleep(for: .milliseconds(25))
             }
-            throw FirefoxError(.launchFailed, "Firefox did not open WebDriver BiDi within \(timeout) (see \(path))")
+            throw EngineError(.launchFailed, "Firefox did not open WebDriver BiDi within \(timeout) (see \(path))")
         }
 
         /// Whether Firefox itself still runs (`true` until the watchdog has reported its pid). A

@@ -9,7 +9,7 @@
         /// kept (as a WebKit view keeps its context's). WebDriver BiDi cannot clear one context's
         /// history; to isolate holders from each other, give each its own browser.
         ///
-        /// - Throws: ``FirefoxError`` when the page cannot navigate to `about:blank` within 15
+        /// - Throws: `EngineError` when the page cannot navigate to `about:blank` within 15
         ///   seconds (the pool then replaces it).
         public nonisolated(nonsending) func reset() async throws {
             try await navigate(to: "about:blank", timeout: .seconds(15))
@@ -19,7 +19,7 @@
         public nonisolated(nonsending) func isHealthy() async -> Bool {
             guard !connection.isClosed else { return false }
             let page = self
-            let answer = try? await withDeadline(.seconds(5), orThrow: { FirefoxError(.timedOut, "health check") }) {
+            let answer = try? await withDeadline(.seconds(5), orThrow: { EngineError(.timedOut, "health check") }) {
                 try await page.evaluate("1")
             }
             return answer == .number(1)

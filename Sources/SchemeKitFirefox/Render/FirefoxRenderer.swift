@@ -18,10 +18,6 @@
     /// Pages come from a pool (``FirefoxBrowser/makePagePool(configuration:)``), so repeated renders
     /// reuse a warm page.
     public final class FirefoxRenderer: Sendable {
-        /// What one render produced: the value, the snapshot and PDF asked for, every request and
-        /// console line; an expression that threw is ``FirefoxError`` with code `evaluationFailed`.
-        public typealias Result = RenderResult<FirefoxError>
-
         /// The browser.
         package let browser: FirefoxBrowser
         /// The adapter serving the registry.
@@ -42,7 +38,7 @@
         ///   - origins: The virtual origins.
         ///   - launchOptions: How to start Firefox. Default: headless, a fresh profile.
         ///   - configuration: The adapter's policies; its origins are replaced by `origins`. Default: the defaults.
-        /// - Throws: ``FirefoxError``.
+        /// - Throws: `EngineError`.
         public static func start(
             registry: SchemeRegistry,
             origins: [VirtualOrigin],
@@ -58,7 +54,7 @@
         /// ``close()`` closes that browser as ``FirefoxBrowser/close()`` does (an attached Firefox
         /// keeps running).
         ///
-        /// - Throws: ``FirefoxError``; the browser is closed then.
+        /// - Throws: `EngineError`; the browser is closed then.
         public static func start(
             registry: SchemeRegistry,
             origins: [VirtualOrigin],
@@ -89,12 +85,12 @@
         ///   - snapshot: Capture a PNG of the viewport. Default: `false`.
         ///   - pdf: Print the page to PDF with these options. Default: `nil`, no PDF.
         ///   - timeout: The most to wait for `load`. Default: 30 seconds.
-        /// - Throws: ``FirefoxError`` (navigation failure, timeout). An expression that throws is
-        ///   reported in `Result.evaluationError`, not thrown.
+        /// - Throws: `EngineError` (navigation failure, timeout). An expression that throws is
+        ///   reported in `RenderResult.evaluationError`, not thrown.
         public func render(
             _ url: String, evaluate expression: String? = nil, snapshot: Bool = false, pdf: PDFOptions? = nil,
             timeout: Duration = .seconds(30)
-        ) async throws -> Result {
+        ) async throws -> RenderResult {
             try await renderPage(url, evaluate: expression, snapshot: snapshot, pdf: pdf, timeout: timeout)
         }
 
@@ -132,13 +128,5 @@
         }
     }
 
-    extension FirefoxPage: RenderablePage {
-        /// ``FirefoxError``.
-        package typealias Failure = FirefoxError
-    }
-
-    extension FirefoxError: BrowserRenderFailure {
-        /// ``Code/evaluationFailed``.
-        package var isEvaluationFailure: Bool { code == .evaluationFailed }
-    }
+    extension FirefoxPage: RenderablePage {}
 #endif

@@ -2,7 +2,7 @@ import SchemeKit
 import Testing
 
 /// The values every engine adapter shares: one origin type for Chromium and Firefox, one set of PDF
-/// options for all three engines.
+/// options and one error for all three engines.
 struct EngineValueTests {
     @Test func aVirtualOriginIsLowercasedAndStartsAtItsRoot() {
         let origin = VirtualOrigin(host: "App.LocalHost", scheme: "APP", registryHost: "Bundle")
@@ -20,5 +20,18 @@ struct EngineValueTests {
         #expect(options.pageHeight == 27.94)
         #expect(!options.background)
         #expect(PDFOptions(pageWidth: 21.0, pageHeight: 29.7, background: true) != options)
+    }
+
+    /// What a user prints or matches: `code: message`, the protocol's own code in parentheses, and
+    /// codes that compare by name whatever the message.
+    @Test func anEngineErrorSaysItsCodeAndTheProtocolsCode() {
+        let refused = EngineError(.protocolError, "No resource with given identifier found", protocolCode: "-32602")
+        #expect("\(refused)" == "protocolError (-32602): No resource with given identifier found")
+        let gone = EngineError(.disconnected, "the connection was closed")
+        #expect("\(gone)" == "disconnected: the connection was closed")
+        #expect(gone.protocolCode == nil)
+        #expect(gone.code == .disconnected && gone.code != .closed)
+        #expect(gone != EngineError(.disconnected, "another message"))
+        #expect("\(EngineError.Code.navigationFailed)" == "navigationFailed")
     }
 }
