@@ -44,10 +44,7 @@
         let options: HeadlessRender
 
         /// The virtual origin's URL for `path`.
-        var target: String {
-            options.url
-                ?? "https://\(options.scheme).localhost\(options.pagePath)"
-        }
+        var target: String { options.target }
 
         func run() async throws -> Int32 {
             let registry = try options.makeRegistry()
@@ -135,7 +132,7 @@
                 }
                 report.setIterations(cold: cold, warm: warm)
             }
-            print(try report.rendered(json: options.json))
+            HeadlessRender.printReport(try report.rendered(json: options.json))
             return status
         }
 

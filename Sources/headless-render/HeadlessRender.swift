@@ -140,7 +140,7 @@
         @Option(help: "Load the page N times on cold views and N times on warm pooled views.")
         var iterations: Int?
 
-        @Flag(help: "Print one JSON object at the end.")
+        @Flag(help: "Print one JSON object at the end: the report, or why the run failed.")
         var json = false
 
         @Flag(
@@ -295,9 +295,9 @@
         func run() throws {
             let deadline = timeout
             AbortCleanup.installSignalHandlers()
+            let options = self
             DispatchQueue.global().asyncAfter(deadline: .now() + deadline) {
-                FileHandle.standardError.write(Data("headless-render: timed out after \(deadline) s\n".utf8))
-                AbortCleanup.abort(with: 3)
+                AbortCleanup.abort(with: options.fail("timed out after \(deadline) s", status: 3))
             }
             switch engine {
             case .webkit:
@@ -307,20 +307,21 @@
             case .chromium:
                 #if Chromium
                     let options = self
-                    Self.exitNow(Self.runBlocking { try await ChromiumPageRenderer(options: options).run() })
+                    Self.exitNow(runBlocking { try await ChromiumPageRenderer(options: options).run() })
                 #endif
             case .firefox:
                 #if Firefox
                     let options = self
-                    Self.exitNow(Self.runBlocking { try await FirefoxPageRenderer(options: options).run() })
+                    Self.exitNow(runBlocking { try await FirefoxPageRenderer(options: options).run() })
                 #endif
             }
             Self.exitNow(64)  // not reached: `validate()` refuses an engine that is not built
         }
 
         /// Runs `body` in a task and blocks the calling thread until it returns: its exit code, or 1
-        /// (2 for ``EngineUnavailable``) with the error on standard error.
-        static func runBlocking(_ body: @escaping @Sendable () async throws -> Int32) -> Int32 {
+        /// (2 for ``EngineUnavailable``) with the error on standard error (and, with `--json`, a
+        /// ``RenderReport/Failure`` on standard output).
+        func runBlocking(_ body: @escaping @Sendable () async throws -> Int32) -> Int32 {
             let outcome = ConditionLock<Result<Int32, any Error>?>(nil)
             Task {
                 let result = await Result { try await body() }
@@ -334,11 +335,42 @@
                 return 64
             case .failure(let error):
                 // An abort (`--timeout`, a signal) makes the run fail as it ends it: its own line says why.
-                if AbortCleanup.aborting == nil {
-                    FileHandle.standardError.write(Data("headless-render: \(error)\n".utf8))
-                }
-                return error is EngineUnavailable ? 2 : 1
+                let status: Int32 = error is EngineUnavailable ? 2 : 1
+                return AbortCleanup.aborting == nil ? fail("\(error)", status: status) : status
             }
+        }
+
+        /// The page this run loads: `--url`, or `--path` on the engine's origin
+        /// (`app://localhost/` on WebKitGTK, the virtual `https://app.localhost/` on the browsers).
+        var target: String {
+            if let url { return url }
+            return engine == .webkit
+                ? "\(scheme)://localhost\(pagePath)" : "https://\(scheme).localhost\(pagePath)"
+        }
+
+        /// Reports a failed run: `message` on standard error and, with `--json`, a
+        /// ``RenderReport/Failure`` on standard output (unless the report was printed already).
+        /// Returns `status`.
+        func fail(_ message: String, status: Int32) -> Int32 {
+            FileHandle.standardError.write(Data("headless-render: \(message)\n".utf8))
+            if json {
+                Self.printReport(
+                    RenderReport.Failure(engine: engine.rawValue, url: target, error: message, exitStatus: status)
+                        .rendered())
+            }
+            return status
+        }
+
+        /// Whether the report (or the failure that replaces it) is printed: a run prints one.
+        private static let reportPrinted = Locked(false)
+
+        /// Prints `text` on standard output, unless a report was printed already.
+        static func printReport(_ text: String) {
+            let first = reportPrinted.withLock { printed in
+                defer { printed = true }
+                return !printed
+            }
+            if first { print(text) }
         }
 
         /// The registry every engine serves on `--scheme`: the `--har` entries (matched against the

@@ -109,6 +109,30 @@
         static func format(_ value: Double) -> String { String(format: "%.1f", value) }
     }
 
+    extension RenderReport {
+        /// What `--json` prints instead of the report when a run fails after its arguments were
+        /// accepted (exit 1, 2 or 3): the engine, the page, and why, so a script that reads
+        /// standard output always gets one JSON object.
+        struct Failure: Encodable {
+            /// `webkit`, `chromium` or `firefox`.
+            var engine: String
+            /// The page the run loaded, or was to load.
+            var url: String
+            /// The message standard error has too (without the `headless-render: ` prefix).
+            var error: String
+            /// The process's exit status.
+            var exitStatus: Int32
+
+            /// One line of JSON, keys sorted.
+            func rendered() -> String {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) }
+                    ?? #"{"error":"unencodable failure"}"#
+            }
+        }
+    }
+
     /// A failure with a message for the user.
     struct RenderError: Error, CustomStringConvertible {
         let description: String

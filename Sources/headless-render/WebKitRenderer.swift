@@ -34,17 +34,15 @@
         /// not start).
         static func runOnGLibThread(options: HeadlessRender) -> Int32 {
             if !options.noMedia, WebKitSchemeAdapter.defaultMediaExtension == nil {
-                FileHandle.standardError.write(Data("headless-render: \(Self.missingMediaExtension)\n".utf8))
-                return 2
+                return options.fail(Self.missingMediaExtension, status: 2)
             }
             let glib: GLibMainThread
             do {
                 glib = try GLibMainThread()
             } catch {
-                FileHandle.standardError.write(Data("headless-render: \(error)\n".utf8))
-                return 2
+                return options.fail("\(error)", status: 2)
             }
-            let code = HeadlessRender.runBlocking { try await WebKitRenderer(options: options, glib: glib).run() }
+            let code = options.runBlocking { try await WebKitRenderer(options: options, glib: glib).run() }
             glib.stop()
             return code
         }
@@ -64,8 +62,7 @@
             let adapter = try await executor.run {
                 WebKitSchemeAdapter(registry: registry, executor: executor, mediaExtension: media)
             }
-            let target =
-                options.url ?? "\(options.scheme)://localhost\(options.pagePath)"
+            let target = options.target
             // Reset views to a blank page of the target's own site, so warm views stay in their web
             // process (a site change moves a view to a new one); other URLs reset to about:blank.
             let blankURL =
@@ -147,7 +144,7 @@
             }
             try? await session.terminateWebProcess()
             await pool.shutDown()
-            print(try report.rendered(json: options.json))
+            HeadlessRender.printReport(try report.rendered(json: options.json))
             return status
         }
     }

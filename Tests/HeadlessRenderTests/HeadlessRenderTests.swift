@@ -65,6 +65,14 @@
     /// iterations, cache flag, and its exits on bad input.
     @Suite(.serialized, .timeLimit(.minutes(3)))
     struct HeadlessRenderTests {
+        /// What `--json` prints when a run fails.
+        struct Failure: Decodable, Equatable {
+            var engine: String
+            var url: String
+            var error: String
+            var exitStatus: Int32
+        }
+
         struct Report: Decodable {
             var engine: String
             struct Request: Decodable {
@@ -469,13 +477,17 @@
             let listener = try SilentListener()
             defer { listener.close() }
             let started = ContinuousClock.now
-            let run = try headlessRender(
-                engine,
-                [site.path, "--url", "http://127.0.0.1:\(listener.port)/", "--timeout", "3"], timeout: 30)
+            let url = "http://127.0.0.1:\(listener.port)/"
+            let run = try headlessRender(engine, [site.path, "--url", url, "--timeout", "3", "--json"], timeout: 30)
             let elapsed = ContinuousClock.now - started
             #expect(run.status == 3)
             #expect(run.stderr.contains("timed out after 3.0 s"), "\(run.stderr)")
             #expect(elapsed < .seconds(15), "exited within the timeout (plus start-up)")
+            // With --json, standard output still ends with one JSON object: why the run failed.
+            let failure = try JSONDecoder().decode(Failure.self, from: Data(run.lastLine.utf8))
+            #expect(
+                failure == Failure(engine: engine.rawValue, url: url, error: "timed out after 3.0 s", exitStatus: 3))
+            #expect(run.stdout.split(separator: "\n").count == 1, "one object: \(run.stdout)")
         }
 
         /// A URL on a port browsers refuse (the Fetch standard's bad ports) is a failed load on every
@@ -490,6 +502,14 @@
                 #expect(run.stderr.contains("the page failed to load"), "\(run.stderr)")
                 #expect(!run.stdout.contains("loaded http"), "\(run.stdout)")
             }
+            // With --json the failure is one JSON object on standard output, as a report would be.
+            let url = "http://127.0.0.1:1/"
+            let run = try headlessRender(engine, [site.path, "--url", url, "--json"], timeout: 60)
+            #expect(run.status == 1)
+            let failure = try JSONDecoder().decode(Failure.self, from: Data(run.lastLine.utf8))
+            #expect(failure.engine == engine.rawValue && failure.url == url && failure.exitStatus == 1, "\(failure)")
+            #expect(failure.error.hasPrefix("the page failed to load"), "\(failure)")
+            #expect(run.stderr.contains(failure.error), "standard error says the same: \(run.stderr)")
         }
 
         /// `--eval` gives the page's own `JSON.stringify` of the value on every engine (a `BigInt` as
