@@ -1,5 +1,5 @@
 #if Chromium || Firefox
-    import SchemeKit
+    package import SchemeKit
 
     /// The client side both browser protocols share (DevTools, WebDriver BiDi): commands matched to
     /// their answers by id, events fanned out to subscribers, and one close that fails or ends
@@ -9,9 +9,8 @@
     /// Contract: after ``terminate(_:)`` (the first call's error wins) every pending and later
     /// command throws that error, every event sequence ends and ``waitUntilClosed()`` returns;
     /// nothing waits forever. A cancelled caller stops waiting for its answer, which is dropped.
-    package final class ProtocolConnectionCore<Value: Sendable, Event: Sendable, Filter: Sendable, Failure: Error>:
-        Sendable
-    {
+    /// The close's error is an `EngineError`, as every engine's is.
+    package final class ProtocolConnectionCore<Value: Sendable, Event: Sendable, Filter: Sendable>: Sendable {
         private struct Subscriber {
             var filter: Filter
             var continuation: AsyncStream<Event>.Continuation
@@ -24,7 +23,7 @@
             var groups: [Int: String] = [:]
             var subscribers: [Int: Subscriber] = [:]
             var nextSubscriber = 0
-            var closedError: Failure?
+            var closedError: EngineError?
             var closeWaiters: [CheckedContinuation<Void, Never>] = []
             var droppedEvents = 0
         }
@@ -35,7 +34,7 @@
         package init() {}
 
         /// Why the connection closed, once it has.
-        package var closedError: Failure? { state.withLock { $0.closedError } }
+        package var closedError: EngineError? { state.withLock { $0.closedError } }
 
         /// Events dropped because a subscriber's buffer was full (one per subscriber that missed one).
         package var droppedEvents: Int { state.withLock { $0.droppedEvents } }
@@ -88,7 +87,7 @@
 
         /// Fails every pending command of `group` with `error`: the session they were sent in is
         /// gone, and its answers will never come.
-        package func fail(group: String, with error: Failure) {
+        package func fail(group: String, with error: EngineError) {
             let failed = state.withLock { state in
                 let ids = state.groups.filter { $0.value == group }.map(\.key)
                 return ids.compactMap { id -> CheckedContinuation<Value, any Error>? in
@@ -147,7 +146,7 @@
         }
 
         /// Closes the core: pending commands throw the first close's error, sequences end, waiters return.
-        package func terminate(_ error: Failure) {
+        package func terminate(_ error: EngineError) {
             let (reason, pending, subscribers, waiters) = state.withLock { state in
                 if state.closedError == nil { state.closedError = error }
                 defer {

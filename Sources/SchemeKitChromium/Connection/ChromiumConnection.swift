@@ -18,7 +18,7 @@
     public final class ChromiumConnection: Sendable {
         /// The wire format of this connection.
         package let wireFormat: ChromiumWireFormat
-        private let core = ProtocolConnectionCore<CDPValue, CDPEvent, EventFilter, EngineError>()
+        private let core = ProtocolConnectionCore<CDPValue, CDPEvent, EventFilter>()
         private let pipe: Locked<(any ChromiumTransport)?> = Locked(nil)
 
         /// Which events a subscriber of ``events(sessionId:methods:bufferLimit:)`` gets.

@@ -16,7 +16,7 @@
         /// The largest message either side may send, in bytes.
         package let maximumMessageSize: Int
         /// The commands and subscribers; a subscriber's filter is the event methods it wants (`nil`: all).
-        private let core = ProtocolConnectionCore<BiDiValue, BiDiEvent, Set<String>?, EngineError>()
+        private let core = ProtocolConnectionCore<BiDiValue, BiDiEvent, Set<String>?>()
         private let socket: Locked<WebSocketClient?> = Locked(nil)
 
         private init(maximumMessageSize: Int) {
