@@ -1,7 +1,7 @@
 // Built with the package trait `Server` (on by default); without it the module is empty.
 #if Server
-    public import Foundation
-    public import SchemeKit
+    package import Foundation
+    package import SchemeKit
     import SchemeKitAsyncHTTPClient
 
     /// Where the resource handlers come from: the seam between schemeserve and SchemeKit's handlers.
@@ -9,51 +9,53 @@
     /// `ServeHandlerChainBuilder` asks these factories for the file handler, the image cache and
     /// the network fallback, and chains them. Everything about files (dotfiles, precompressed
     /// siblings, the small-file body cache, traversal safety) is the file handler's, configured
-    /// through ``FileOptions``. Swap a factory to serve through another implementation;
-    /// ``standard`` is SchemeKit's set.
-    public struct ServeHandlerFactories: Sendable {
+    /// through ``FileOptions``. The CLI swaps a factory to put HAR replay or recording in the chain,
+    /// and tests swap one to serve through a hanging or counting handler; ``standard`` is SchemeKit's
+    /// set. Package access: a user who embeds ``SchemeServer`` adds handlers of their own by
+    /// registering them on ``SchemeServer/registry``.
+    package struct ServeHandlerFactories: Sendable {
         /// Options the file handler is built with.
-        public struct FileOptions: Sendable {
+        package struct FileOptions: Sendable {
             /// The directory to serve.
-            public var root: URL
+            package var root: URL
             /// Resolves the directory to serve per request (in place of ``root``), or `nil`; see
             /// ``ServeConfiguration/rootProvider``.
-            public var rootProvider: (@Sendable () throws -> URL)?
+            package var rootProvider: (@Sendable () throws -> URL)?
             /// Whether an extensionless path that matches nothing gets `/index.html`.
-            public var spa: Bool
+            package var spa: Bool
             /// Whether dotfiles and dot-directories are served.
-            public var dotfiles: Bool
+            package var dotfiles: Bool
             /// Whether directories without an index file are listed.
-            public var listDirectories: Bool
+            package var listDirectories: Bool
             /// Whether `name.br` / `name.gz` siblings are served, with `Content-Encoding`, to clients
             /// that accept them.
-            public var precompressed: Bool
+            package var precompressed: Bool
             /// Limits of the in-memory cache of small files' bodies, or `nil` for none.
-            public var bodyCache: LocalFileHandler.BodyCache?
+            package var bodyCache: LocalFileHandler.BodyCache?
             /// Content codings applied on the fly to compressible files held in memory (gzip when
             /// ``ServeConfiguration/gzip`` is on), each made once per file and kept in the body cache.
-            public var encoders: [any SchemeContentEncoder] = []
+            package var encoders: [any SchemeContentEncoder] = []
         }
 
         /// Options the network fallback is built with.
-        public struct NetworkOptions: Sendable {
+        package struct NetworkOptions: Sendable {
             /// The origin paths no local file matches are fetched from.
-            public var origin: URL
+            package var origin: URL
             /// Which header fields cross; see ``ServeConfiguration/fallbackForwarding``.
-            public var forwarding: NetworkForwardingPolicy
+            package var forwarding: NetworkForwardingPolicy
         }
 
         /// Makes the handler that serves files under a directory; it must pass (not answer 404) for
         /// missing files so the chain can fall back.
-        public var files: @Sendable (FileOptions) throws -> any SchemeHandler
+        package var files: @Sendable (FileOptions) throws -> any SchemeHandler
         /// Makes the image cache for a cache directory, in front of `next` (the network fallback, when
         /// there is one; the cache stores what it produces), or `nil` when unavailable.
-        public var imageCache: (@Sendable (_ directory: URL, _ next: (any SchemeHandler)?) throws -> any SchemeHandler)?
+        package var imageCache: (@Sendable (_ directory: URL, _ next: (any SchemeHandler)?) throws -> any SchemeHandler)?
         /// Makes the network fallback for an origin, or `nil` when unavailable.
-        public var network: (@Sendable (NetworkOptions) throws -> any SchemeHandler)?
+        package var network: (@Sendable (NetworkOptions) throws -> any SchemeHandler)?
 
         /// Creates factories.
-        public init(
+        package init(
             files: @escaping @Sendable (FileOptions) throws -> any SchemeHandler,
             imageCache: (@Sendable (URL, (any SchemeHandler)?) throws -> any SchemeHandler)? = nil,
             network: (@Sendable (NetworkOptions) throws -> any SchemeHandler)? = nil
@@ -86,7 +88,7 @@
         /// AsyncHTTPClient (`AsyncHTTPSchemeClient`: one request to the origin per request, and
         /// real back-pressure, so memory stays bounded however slow the browser reads), up to 64
         /// connections at once, 60 s for the origin's head (then 504) and an hour per exchange.
-        public static var standard: ServeHandlerFactories {
+        package static var standard: ServeHandlerFactories {
             ServeHandlerFactories(
                 files: { options in
                     LocalFileHandler(

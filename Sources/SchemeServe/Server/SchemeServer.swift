@@ -47,17 +47,32 @@
 
         /// Creates a server; nothing listens until ``run(gracefulShutdownOnSignals:onReady:)``.
         ///
+        /// The registry holds the chain `schemeserve` serves for `configuration`'s scheme (any
+        /// host, every path): files under ``ServeConfiguration/root``, then the image cache and the
+        /// ``ServeConfiguration/fallbackOrigin`` when set. To serve handlers of your own through the
+        /// same server, register them on ``registry`` under a path prefix before calling `run`:
+        ///
+        /// ```swift
+        /// let server = try SchemeServer(configuration: configuration, logger: logger)
+        /// try server.registry.register(apiHandler, for: configuration.scheme, pathPrefix: "/api")
+        /// ```
+        ///
         /// - Parameters:
         ///   - configuration: What to serve and how.
-        ///   - factories: Where the resource handlers come from. Default: ``ServeHandlerFactories/standard``.
         ///   - logger: Diagnostics (warnings, lifecycle).
         ///   - accessLogger: The access log's logger, or `nil` for no access log. Default: `logger`.
         /// - Throws: ``ServeError`` for an invalid configuration (not a directory, bad scheme,
         ///   unavailable option, ``ServeConfiguration/watch`` with a ``ServeConfiguration/rootProvider``,
         ///   a header rule for one of ``ServeConfiguration/serverOwnedFields``).
-        public init(
+        public init(configuration: ServeConfiguration, logger: Logger, accessLogger: Logger?? = .none) throws {
+            try self.init(configuration: configuration, factories: .standard, logger: logger, accessLogger: accessLogger)
+        }
+
+        /// Creates a server whose resource handlers come from `factories` (the CLI's HAR replay and
+        /// recording, tests' hanging handlers).
+        package init(
             configuration: ServeConfiguration,
-            factories: ServeHandlerFactories = .standard,
+            factories: ServeHandlerFactories,
             logger: Logger,
             accessLogger: Logger?? = .none
         ) throws {

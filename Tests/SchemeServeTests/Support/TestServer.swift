@@ -17,6 +17,7 @@
             configure: (inout ServeConfiguration) -> Void = { _ in },
             factories: ServeHandlerFactories = .standard,
             site: (URL) throws -> Void = Fixtures.standardSite,
+            register: (SchemeRegistry) throws -> Void = { _ in },
             _ body: (TestServer) async throws -> T
         ) async throws -> T {
             let base = try Fixtures.temporaryDirectory()
@@ -31,6 +32,7 @@
             logger.logLevel = .warning
             let server = try SchemeServer(
                 configuration: configuration, factories: factories, logger: logger, accessLogger: .some(nil))
+            try register(server.registry)
             let ready = AsyncStream.makeStream(of: Int.self)
             let running = Task {
                 try await server.run(gracefulShutdownOnSignals: false) { address in
