@@ -98,6 +98,28 @@
             #expect(adapter.statistics.stopped == 1)
         }
 
+        struct CatalogueUnavailable: Error, Equatable {}
+
+        /// A handler that throws fails the page's request (`Fetch.failRequest`), and the record
+        /// holds the handler's own error, as on WebKitGTK: not an engine error about it.
+        @Test func aHandlerThatThrowsFailsTheRequestWithItsOwnError() async throws {
+            let failing = ClosureHandler(name: "failing") { _, _ in throw CatalogueUnavailable() }
+            let (adapter, connection, transport) = try await Self.adapter(handler: failing)
+            let records = adapter.records()
+            connection.receive(Self.validRequest("fails"))
+            var failed: SchemeRequestRecord?
+            for await record in records {
+                failed = record
+                break
+            }
+            #expect(failed?.outcome == .failed)
+            #expect(failed?.error as? CatalogueUnavailable == CatalogueUnavailable(), "\(String(describing: failed?.error))")
+            #expect(adapter.statistics.failed == 1)
+            #expect(adapter.statistics.bodyTooLarge == 0)
+            #expect(await ChromiumHarness.eventually(.seconds(3)) { transport.sent("Fetch.failRequest").count == 1 })
+            await adapter.stop()
+        }
+
         /// Over CBOR a body is held whole per request: by default at most 32 MiB, and the request
         /// failing past it says which setting raises the limit.
         @Test func aCBORBodyOver32MiBFailsNamingTheSetting() async throws {

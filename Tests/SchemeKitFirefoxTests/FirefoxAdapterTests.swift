@@ -297,6 +297,35 @@
         /// A body that does not fit in one message (a 64 KiB message limit here) fails its request
         /// at once with an error naming the limit; the page sees a network error, not a hang, and
         /// the connection stays up. A video's open-ended ranges are narrowed to fit instead.
+        struct CatalogueUnavailable: Error, Equatable {}
+
+        /// A handler that throws fails the page's `fetch()` with a network error, and the record
+        /// holds the handler's own error, as on WebKitGTK and Chromium.
+        @Test func aHandlerThatThrowsFailsTheFetchAndTheRecordHoldsItsError() async throws {
+            let harness = try await FirefoxHarness.start { registry in
+                try registry.register(blankPage, for: "app", pathPrefix: "/blank.html")
+                try registry.register(
+                    ClosureHandler(name: "failing") { _, _ in throw CatalogueUnavailable() }, for: "app",
+                    pathPrefix: "/api")
+            }
+            defer { Task { await harness.close() } }
+            try await harness.openOrigin()
+            let records = harness.adapter.records()
+            let outcome = try await harness.page.evaluate(
+                "fetch('/api/catalogue').then(r => 'status ' + r.status, e => e.name)"
+            ).decode(as: String.self)
+            #expect(outcome == "TypeError")
+            var failed: SchemeRequestRecord?
+            for await record in records where record.url.hasSuffix("/api/catalogue") {
+                failed = record
+                break
+            }
+            #expect(failed?.outcome == .failed)
+            #expect(failed?.error as? CatalogueUnavailable == CatalogueUnavailable(), "\(String(describing: failed?.error))")
+            #expect(harness.adapter.statistics.failed == 1)
+            await harness.close()
+        }
+
         @Test func aBodyOverTheMessageLimitFailsNamingTheLimit() async throws {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("firefox-big-\(UUID())")
             try FileManager.default.createDirectory(

@@ -11,9 +11,10 @@
         /// ``ChromiumAdapterConfiguration/requestTimeout``.
         package var requestTimeout: Duration? { configuration.requestTimeout }
 
-        /// The handler chain failed: `Fetch.failRequest` with `Failed`.
+        /// The handler chain failed: `Fetch.failRequest` with `Failed`; the record holds the
+        /// handler's own error.
         package func failRequest(_ requestId: String, handlerError error: any Error) {
-            failRequest(requestId, reason: "Failed", error: EngineError(.protocolError, "handler failed: \(error)"))
+            failRequest(requestId, reason: "Failed", error: error)
         }
 
         /// The body is over ``bodyLimit``: `Fetch.failRequest` with `Failed`, the error names the setting.
@@ -186,14 +187,14 @@
         }
 
         /// Fails a request in Chromium (`Fetch.failRequest`), stopping its task if it still runs.
-        func failRequest(_ requestId: String, reason: String, error: EngineError) {
+        func failRequest(_ requestId: String, reason: String, error: any Error) {
             guard var entry = take(requestId) else { return }
             entry.timer?.cancel()
             entry.task?.stop()  // allowed from inside the task's own sink
             entry.record.fail(error)
             publish(entry.record) { statistics in
                 statistics.failed += 1
-                if error.code == .bodyTooLarge { statistics.bodyTooLarge += 1 }
+                if (error as? EngineError)?.code == .bodyTooLarge { statistics.bodyTooLarge += 1 }
             }
             send(CDP.FailRequest(requestId: requestId, errorReason: reason))
         }

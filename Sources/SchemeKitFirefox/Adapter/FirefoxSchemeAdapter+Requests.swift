@@ -13,7 +13,7 @@
 
         /// The handler chain failed: `network.failRequest`.
         package func failRequest(_ requestId: String, handlerError error: any Error) {
-            failRequest(requestId, error: EngineError(.protocolError, "handler failed: \(error)"))
+            failRequest(requestId, error: error)
         }
 
         /// The body is over ``maximumBodySize``: `network.failRequest`, the error names the setting.
@@ -171,14 +171,14 @@
         }
 
         /// Fails a request (`network.failRequest`): the page sees a network error.
-        func failRequest(_ requestId: String, error: EngineError) {
+        func failRequest(_ requestId: String, error: any Error) {
             guard var entry = take(requestId) else { return }
             entry.timer?.cancel()
             entry.task?.stop()  // allowed from inside the task's own sink
             entry.record.fail(error)
             publish(entry.record) { statistics in
                 statistics.failed += 1
-                if error.code == .bodyTooLarge { statistics.bodyTooLarge += 1 }
+                if (error as? EngineError)?.code == .bodyTooLarge { statistics.bodyTooLarge += 1 }
             }
             send("network.failRequest", ["request": .string(requestId)])
         }
