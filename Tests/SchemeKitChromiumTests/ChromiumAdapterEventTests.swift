@@ -113,7 +113,9 @@
                 break
             }
             #expect(failed?.outcome == .failed)
-            #expect(failed?.error as? CatalogueUnavailable == CatalogueUnavailable(), "\(String(describing: failed?.error))")
+            #expect(
+                failed?.error as? CatalogueUnavailable == CatalogueUnavailable(), "\(String(describing: failed?.error))"
+            )
             #expect(adapter.statistics.failed == 1)
             #expect(adapter.statistics.bodyTooLarge == 0)
             #expect(await ChromiumHarness.eventually(.seconds(3)) { transport.sent("Fetch.failRequest").count == 1 })

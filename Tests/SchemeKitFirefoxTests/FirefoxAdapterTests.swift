@@ -321,7 +321,9 @@
                 break
             }
             #expect(failed?.outcome == .failed)
-            #expect(failed?.error as? CatalogueUnavailable == CatalogueUnavailable(), "\(String(describing: failed?.error))")
+            #expect(
+                failed?.error as? CatalogueUnavailable == CatalogueUnavailable(), "\(String(describing: failed?.error))"
+            )
             #expect(harness.adapter.statistics.failed == 1)
             await harness.close()
         }

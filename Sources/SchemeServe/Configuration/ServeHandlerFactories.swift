@@ -50,7 +50,8 @@
         package var files: @Sendable (FileOptions) throws -> any SchemeHandler
         /// Makes the image cache for a cache directory, in front of `next` (the network fallback, when
         /// there is one; the cache stores what it produces), or `nil` when unavailable.
-        package var imageCache: (@Sendable (_ directory: URL, _ next: (any SchemeHandler)?) throws -> any SchemeHandler)?
+        package var imageCache:
+            (@Sendable (_ directory: URL, _ next: (any SchemeHandler)?) throws -> any SchemeHandler)?
         /// Makes the network fallback for an origin, or `nil` when unavailable.
         package var network: (@Sendable (NetworkOptions) throws -> any SchemeHandler)?
 

@@ -65,7 +65,8 @@
         ///   unavailable option, ``ServeConfiguration/watch`` with a ``ServeConfiguration/rootProvider``,
         ///   a header rule for one of ``ServeConfiguration/serverOwnedFields``).
         public init(configuration: ServeConfiguration, logger: Logger, accessLogger: Logger?? = .none) throws {
-            try self.init(configuration: configuration, factories: .standard, logger: logger, accessLogger: accessLogger)
+            try self.init(
+                configuration: configuration, factories: .standard, logger: logger, accessLogger: accessLogger)
         }
 
         /// Creates a server whose resource handlers come from `factories` (the CLI's HAR replay and
