@@ -198,7 +198,7 @@
                         state.stopped = true
                         state.queue = []
                     }
-                    record(.stopped(reason: "canceled"))
+                    record(.stopped(reason: .canceledByPage))
                 }
                 let done = state.withLock { ($0.ended || $0.broken) && $0.queue.isEmpty }
                 if done || (ended && chunks.isEmpty) { break }

@@ -136,7 +136,7 @@
             glib.execute {
                 self.pipe?.stop()
                 self.release()
-                self.record(.stopped(reason: "canceled"))
+                self.record(.stopped(reason: .canceledByPage))
             }
         }
 

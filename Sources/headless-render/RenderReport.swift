@@ -22,7 +22,8 @@
             var error: String?
 
             /// The row for a record, the same from every engine: the handler that answered, or
-            /// `continued`, or `stopped (<reason>)`; a failure's message.
+            /// `continued`, or `stopped (<reason>)` with a `SchemeRequestRecord.StopReason` (`stopped
+            /// (canceledByPage)`); a failure's message.
             init(_ record: SchemeRequestRecord) {
                 let path = URL(string: record.registryURL)?.path(percentEncoded: true) ?? record.registryURL
                 self.path = path.isEmpty ? "/" : path
@@ -35,7 +36,7 @@
                 case .failed:
                     handler = record.handler ?? "failed"
                     error = record.error.map { ($0 as? EngineError)?.message ?? "\($0)" } ?? "failed"
-                case .stopped(let reason): handler = "stopped (\(reason))"
+                case .stopped(let reason): handler = "stopped (\(reason.rawValue))"
                 }
             }
         }

@@ -11,14 +11,16 @@
     @Suite(.serialized, .timeLimit(.minutes(1)))
     struct ChromiumAdapterEventTests {
         static func adapter(
-            wireFormat: ChromiumWireFormat = .json, handler: ClosureHandler = blankPage
+            wireFormat: ChromiumWireFormat = .json, handler: ClosureHandler = blankPage,
+            requestTimeout: Duration? = .seconds(60)
         ) async throws -> (ChromiumSchemeAdapter, ChromiumConnection, FakeChromiumTransport) {
             let (connection, transport) = FakeChromiumTransport.connection(wireFormat: wireFormat)
             let registry = SchemeRegistry()
             try registry.register(handler, for: "app")
             let adapter = ChromiumSchemeAdapter(
                 registry: registry, connection: connection,
-                configuration: ChromiumAdapterConfiguration(origins: [ChromiumHarness.origin]))
+                configuration: ChromiumAdapterConfiguration(
+                    origins: [ChromiumHarness.origin], requestTimeout: requestTimeout))
             try await adapter.start()
             return (adapter, connection, transport)
         }
@@ -94,8 +96,80 @@
             let (read, ended) = await readToEnd(records, within: .seconds(30))
             #expect(ended, "the sequence did not end")
             #expect(read.map(\.url) == ["https://app.localhost/held.html"])
-            #expect(read.first?.outcome == .stopped(reason: "targetGone"))
+            #expect(read.first?.outcome == .stopped(reason: .adapterStopped))
             #expect(adapter.statistics.stopped == 1)
+        }
+
+        /// How the browser ends a held request.
+        enum Ending: String, CaseIterable {
+            case pageCancels, targetDestroyed, timeout, adapterStops
+        }
+
+        /// Each way a held request ends is recorded with its `StopReason`, the same names Firefox
+        /// and WebKitGTK use, and counted under `stopped` and its own counter.
+        @Test(arguments: Ending.allCases)
+        func aHeldRequestEndsWithItsStopReason(_ ending: Ending) async throws {
+            let hanging = ClosureHandler(name: "hanging") { _, _ in
+                try await Task.sleep(for: .seconds(3600))
+                return .handled
+            }
+            let (adapter, connection, transport) = try await Self.adapter(
+                handler: hanging, requestTimeout: ending == .timeout ? .milliseconds(200) : .seconds(60))
+            let records = adapter.records()
+            connection.receive(
+                Self.requestPaused(
+                    .object([
+                        "requestId": .string("held"), "frameId": .string("frame"), "networkId": .string("net-1"),
+                        "resourceType": .string("Fetch"),
+                        "request": .object([
+                            "url": .string("https://app.localhost/held"), "method": .string("GET"), "headers": .object([:]),
+                        ]),
+                    ])))
+            #expect(await ChromiumHarness.eventually(.seconds(5)) { adapter.statistics.inFlight == 1 })
+            switch ending {
+            case .pageCancels:
+                connection.receive(
+                    .object([
+                        "method": .string("Network.loadingFailed"),
+                        "params": .object(["requestId": .string("net-1"), "canceled": .bool(true)]),
+                    ]))
+            case .targetDestroyed:
+                connection.receive(
+                    .object([
+                        "method": .string("Target.targetDestroyed"), "params": .object(["targetId": .string("frame")]),
+                    ]))
+            case .timeout:
+                break
+            case .adapterStops:
+                await adapter.stop()
+            }
+            var stopped: SchemeRequestRecord?
+            for await record in records {
+                stopped = record
+                break
+            }
+            let expected: SchemeRequestRecord.StopReason =
+                switch ending {
+                case .pageCancels: .canceledByPage
+                case .targetDestroyed: .pageClosed
+                case .timeout: .timedOut
+                case .adapterStops: .adapterStopped
+                }
+            #expect(stopped?.outcome == .stopped(reason: expected))
+            let statistics = adapter.statistics
+            #expect(statistics.stopped == 1)
+            #expect(statistics.inFlight == 0)
+            #expect(statistics.canceledByPage == (expected == .canceledByPage ? 1 : 0), "\(statistics)")
+            #expect(statistics.pageClosed == (expected == .pageClosed ? 1 : 0), "\(statistics)")
+            #expect(statistics.timedOut == (expected == .timedOut ? 1 : 0), "\(statistics)")
+            // Only a timeout tells Chromium (the page's request fails with TimedOut).
+            let told: @Sendable () -> [String?] = { transport.sent("Fetch.failRequest").map { $0["params"]?["errorReason"]?.stringValue } }
+            if ending == .timeout {
+                #expect(await ChromiumHarness.eventually(.seconds(3)) { told() == ["TimedOut"] }, "\(told())")
+            } else {
+                #expect(told().isEmpty)
+            }
+            if ending != .adapterStops { await adapter.stop() }
         }
 
         struct CatalogueUnavailable: Error, Equatable {}

@@ -237,7 +237,7 @@
             // The record sequence ends after the three stopped requests' records.
             let (read, ended) = await readToEnd(records, within: .seconds(30))
             #expect(ended, "the record sequence did not end")
-            #expect(read.filter { $0.outcome == .stopped(reason: "adapterStopped") }.count == 3, "\(read)")
+            #expect(read.filter { $0.outcome == .stopped(reason: .adapterStopped) }.count == 3, "\(read)")
             var settled = 0
             for _ in 0..<50 where settled < 3 {
                 settled = try await harness.page.evaluate("settled.length").decode(as: Int.self)

@@ -380,10 +380,8 @@
         /// The registry URL's path (`/index.html`).
         var path: String { URL(string: registryURL)?.path(percentEncoded: true) ?? registryURL }
 
-        /// Whether the request was stopped before it ended.
-        var wasStopped: Bool {
-            if case .stopped = outcome { return true }
-            return false
-        }
+        /// Whether WebKit canceled the request before it ended: the only way a WebKitGTK request is
+        /// stopped, recorded as `StopReason.canceledByPage` as on the browsers.
+        var wasStopped: Bool { outcome == .stopped(reason: .canceledByPage) }
     }
 #endif

@@ -20,8 +20,8 @@ public struct EngineAdapterStatistics: Sendable, Hashable, CustomStringConvertib
     /// Requests failed (`Fetch.failRequest`, `network.failRequest`): the handler failed, a body was
     /// over a limit, the pass policy said so, or the browser's event could not be read.
     public var failed = 0
-    /// Requests whose task was stopped: the page canceled them or went away, a timeout, or the
-    /// browser refused the answer because the request was gone.
+    /// Requests whose task was stopped, for any `SchemeRequestRecord.StopReason`: the four below,
+    /// plus the adapter's `stop()` and a closed connection, which have no counter of their own.
     public var stopped = 0
     /// Of ``stopped``: the page no longer wanted the request. Chromium's
     /// `Network.loadingFailed {canceled: true}`; Firefox's context committed a new document
@@ -49,6 +49,18 @@ public struct EngineAdapterStatistics: Sendable, Hashable, CustomStringConvertib
 
     /// Creates zeroed counters.
     package init() {}
+
+    /// Counts a stopped request under ``stopped`` and its reason's counter.
+    package mutating func countStop(_ reason: SchemeRequestRecord.StopReason) {
+        stopped += 1
+        switch reason {
+        case .canceledByPage: canceledByPage += 1
+        case .pageClosed: pageClosed += 1
+        case .timedOut: timedOut += 1
+        case .rejected: rejected += 1
+        case .adapterStopped, .disconnected: break
+        }
+    }
 
     /// Intercepted requests not yet answered, continued, failed or stopped.
     public var inFlight: Int { intercepted - answered - continued - failed - stopped }

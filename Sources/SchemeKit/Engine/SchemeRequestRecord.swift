@@ -21,9 +21,31 @@ public struct SchemeRequestRecord: Sendable {
         /// The request failed: the handler threw, or the engine could not take the answer (a body
         /// over its limit). ``SchemeRequestRecord/error`` says why.
         case failed
-        /// The task was stopped before it ended; `reason` names the stop, in the engine's words
-        /// (`canceled`, `targetGone`, `contextClosed`, `navigatedAway`, `timeout`, `rejected`, …).
-        case stopped(reason: String)
+        /// The task was stopped before it ended, for `reason`: the same reasons on every engine.
+        case stopped(reason: StopReason)
+    }
+
+    /// Why an engine adapter stopped a request's task: one set on every engine, so that code
+    /// reading records works the same on all three. Its `rawValue` is the case's name.
+    public enum StopReason: String, Sendable, Hashable {
+        /// The page no longer wanted the request: WebKitGTK canceled its scheme request (an
+        /// aborted `fetch()`, a media element seeking, a new page load), Chromium's
+        /// `Network.loadingFailed` with `canceled: true`, or Firefox's context committed a new
+        /// document (`browsingContext.navigationCommitted`).
+        case canceledByPage
+        /// The page went away with the request: Chromium's target was destroyed, detached or
+        /// crashed; Firefox's `browsingContext.contextDestroyed`. (WebKitGTK reports a closed web
+        /// view's requests as ``canceledByPage``: it does not say which it was.)
+        case pageClosed
+        /// The adapter configuration's `requestTimeout` passed; the page's request was failed.
+        case timedOut
+        /// The handler answered, but the browser refused the answer because the request was
+        /// already gone (Chromium's `-32602`, Firefox's `no such request`).
+        case rejected
+        /// The adapter's `stop()` ended the request (Firefox's page sees a network error).
+        case adapterStopped
+        /// The connection to the browser closed while the request was held.
+        case disconnected
     }
 
     /// The URL the engine asked for: `app://localhost/x` on WebKitGTK, the virtual origin's

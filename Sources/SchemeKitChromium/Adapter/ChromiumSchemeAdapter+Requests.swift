@@ -75,7 +75,7 @@
 
         /// ``ChromiumAdapterConfiguration/requestTimeout`` passed: stopped, `Fetch.failRequest` with `TimedOut`.
         package func requestTimedOut(_ requestId: String) {
-            stopRequest(requestId, reason: "timeout", tellChromium: true)
+            stopRequest(requestId, reason: .timedOut, tellChromium: true)
         }
 
         /// A `Fetch.requestPaused` that cannot be read: dropping it would leave the page's request
@@ -150,22 +150,15 @@
         }
 
         /// Stops a request's task; nothing more is sent for it except, when asked, a `Fetch.failRequest`.
-        func stopRequest(_ requestId: String, reason: String, tellChromium: Bool) {
+        func stopRequest(_ requestId: String, reason: SchemeRequestRecord.StopReason, tellChromium: Bool) {
             guard var entry = take(requestId) else { return }
             entry.timer?.cancel()
             entry.task?.stop()
             entry.record.outcome = .stopped(reason: reason)
             entry.record.handler = entry.task?.respondingHandler
-            publish(entry.record) { statistics in
-                statistics.stopped += 1
-                switch reason {
-                case "canceled": statistics.canceledByPage += 1
-                case "timeout": statistics.timedOut += 1
-                default: statistics.pageClosed += 1
-                }
-            }
+            publish(entry.record) { $0.countStop(reason) }
             if tellChromium {
-                send(CDP.FailRequest(requestId: requestId, errorReason: reason == "timeout" ? "TimedOut" : "Aborted"))
+                send(CDP.FailRequest(requestId: requestId, errorReason: reason == .timedOut ? "TimedOut" : "Aborted"))
             }
         }
 
@@ -227,11 +220,8 @@
                         statistics.bytesAnswered += body.count
                     }
                 } catch let error as EngineError where error.protocolCode == "-32602" || error.code == .disconnected {
-                    entry.record.outcome = .stopped(reason: "rejected")
-                    publish(entry.record) { statistics in
-                        statistics.stopped += 1
-                        statistics.rejected += 1
-                    }
+                    entry.record.outcome = .stopped(reason: .rejected)
+                    publish(entry.record) { $0.countStop(.rejected) }
                 } catch {
                     entry.record.fail(error as? EngineError ?? EngineError(.protocolError, "\(error)"))
                     publish(entry.record) { $0.failed += 1 }

@@ -136,6 +136,9 @@
                 defer { state.loop = nil }
                 return state.loop
             }
+            // The requests still held end here, as the adapter's: not as a closed connection's.
+            let held = state.withLock { Array($0.inflight.keys) }
+            for id in held { stopRequest(id, reason: .adapterStopped, tellChromium: false) }
             loop?.cancel()
             // The loop ends with its own `connectionClosed()`: wait for it, so that the stopped
             // requests' records are published before the record sequences end.
@@ -188,7 +191,7 @@
                     let networkId = event.params["requestId"]?.stringValue,
                     let requestId = state.withLock({ $0.byNetworkId[networkId] })
                 else { return }
-                stopRequest(requestId, reason: "canceled", tellChromium: false)
+                stopRequest(requestId, reason: .canceledByPage, tellChromium: false)
             case "Target.attachedToTarget":
                 guard let attached = try? event.decode(CDP.AttachedToTarget.self) else { return }
                 state.withLock { $0.autoAttached[attached.sessionId] = attached.targetInfo.targetId }
@@ -227,13 +230,13 @@
             let ids = state.withLock { state in
                 state.inflight.filter { $0.value.frameId == targetId }.map(\.key)
             }
-            for id in ids { stopRequest(id, reason: "targetGone", tellChromium: false) }
+            for id in ids { stopRequest(id, reason: .pageClosed, tellChromium: false) }
         }
 
         /// Stops every request in flight, then ends the record sequences.
         private func connectionClosed() {
             let ids = state.withLock { Array($0.inflight.keys) }
-            for id in ids { stopRequest(id, reason: "targetGone", tellChromium: false) }
+            for id in ids { stopRequest(id, reason: .disconnected, tellChromium: false) }
             recordFeed.finish()
         }
     }

@@ -103,7 +103,7 @@
 
         /// ``FirefoxAdapterConfiguration/requestTimeout`` passed: stopped, `network.failRequest`.
         package func requestTimedOut(_ requestId: String) {
-            stopRequest(requestId, reason: "timeout", tellFirefox: true)
+            stopRequest(requestId, reason: .timedOut, tellFirefox: true)
         }
 
         private func makeRequest(_ event: BiDiRequestEvent, registryURL: String, body: SchemeRequestBody) throws
@@ -135,21 +135,13 @@
         }
 
         /// Stops a request's task; nothing more is sent for it except, when asked, a `network.failRequest`.
-        func stopRequest(_ requestId: String, reason: String, tellFirefox: Bool) {
+        func stopRequest(_ requestId: String, reason: SchemeRequestRecord.StopReason, tellFirefox: Bool) {
             guard var entry = take(requestId) else { return }
             entry.timer?.cancel()
             entry.task?.stop()
             entry.record.outcome = .stopped(reason: reason)
             entry.record.handler = entry.task?.respondingHandler
-            publish(entry.record) { statistics in
-                statistics.stopped += 1
-                switch reason {
-                case "contextClosed": statistics.pageClosed += 1
-                case "navigatedAway": statistics.canceledByPage += 1
-                case "timeout": statistics.timedOut += 1
-                default: break
-                }
-            }
+            publish(entry.record) { $0.countStop(reason) }
             if tellFirefox { send("network.failRequest", ["request": .string(requestId)]) }
         }
 
@@ -211,11 +203,8 @@
                         statistics.bytesAnswered += body.count
                     }
                 } catch let error as EngineError where error.protocolCode == "no such request" {
-                    entry.record.outcome = .stopped(reason: "rejected")
-                    publish(entry.record) { statistics in
-                        statistics.stopped += 1
-                        statistics.rejected += 1
-                    }
+                    entry.record.outcome = .stopped(reason: .rejected)
+                    publish(entry.record) { $0.countStop(.rejected) }
                 } catch let error as EngineError where error.code == .messageTooLarge {
                     let failure = EngineError(.bodyTooLarge, bodyTooLargeMessage(body.count))
                     entry.record.fail(failure)
@@ -225,8 +214,8 @@
                     }
                     send("network.failRequest", ["request": .string(requestId)])
                 } catch let error as EngineError where error.code == .disconnected || error.code == .malformedMessage {
-                    entry.record.outcome = .stopped(reason: "disconnected")
-                    publish(entry.record) { $0.stopped += 1 }
+                    entry.record.outcome = .stopped(reason: .disconnected)
+                    publish(entry.record) { $0.countStop(.disconnected) }
                 } catch {
                     entry.record.fail(error as? EngineError ?? EngineError(.protocolError, "\(error)"))
                     publish(entry.record) { $0.failed += 1 }

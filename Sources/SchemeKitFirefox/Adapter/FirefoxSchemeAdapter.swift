@@ -152,7 +152,7 @@
                 // BiDi keeps a request blocked after its intercept is removed: fail the held ones
                 // first, or the page's fetch() would wait forever.
                 let held = state.withLock { Array($0.inflight.keys) }
-                for id in held { stopRequest(id, reason: "adapterStopped", tellFirefox: true) }
+                for id in held { stopRequest(id, reason: .adapterStopped, tellFirefox: true) }
                 if let intercept {
                     _ = try? await connection.send("network.removeIntercept", ["intercept": .string(intercept)])
                 }
@@ -216,7 +216,7 @@
                 let ids = state.withLock { state in
                     state.inflight.filter { entry in entry.value.context.map(contexts.contains) ?? false }.map(\.key)
                 }
-                for id in ids { stopRequest(id, reason: "contextClosed", tellFirefox: false) }
+                for id in ids { stopRequest(id, reason: .pageClosed, tellFirefox: false) }
             case "browsingContext.navigationCommitted":
                 guard let context = event.params["context"]?.stringValue else { return }
                 let navigation = event.params["navigation"]?.stringValue
@@ -233,7 +233,7 @@
                 }
                 // Told to Firefox too: should a request belong to the new document after all, the
                 // page sees a failed request rather than one that never ends.
-                for id in ids { stopRequest(id, reason: "navigatedAway", tellFirefox: true) }
+                for id in ids { stopRequest(id, reason: .canceledByPage, tellFirefox: true) }
             default:
                 break
             }
@@ -260,7 +260,7 @@
         /// Stops every request in flight, then ends the record sequences.
         func connectionClosed() {
             let ids = state.withLock { Array($0.inflight.keys) }
-            for id in ids { stopRequest(id, reason: "disconnected", tellFirefox: false) }
+            for id in ids { stopRequest(id, reason: .disconnected, tellFirefox: false) }
             recordFeed.finish()
         }
     }
