@@ -122,7 +122,8 @@
                         "requestId": .string("held"), "frameId": .string("frame"), "networkId": .string("net-1"),
                         "resourceType": .string("Fetch"),
                         "request": .object([
-                            "url": .string("https://app.localhost/held"), "method": .string("GET"), "headers": .object([:]),
+                            "url": .string("https://app.localhost/held"), "method": .string("GET"),
+                            "headers": .object([:]),
                         ]),
                     ])))
             #expect(await ChromiumHarness.eventually(.seconds(5)) { adapter.statistics.inFlight == 1 })
@@ -163,7 +164,9 @@
             #expect(statistics.pageClosed == (expected == .pageClosed ? 1 : 0), "\(statistics)")
             #expect(statistics.timedOut == (expected == .timedOut ? 1 : 0), "\(statistics)")
             // Only a timeout tells Chromium (the page's request fails with TimedOut).
-            let told: @Sendable () -> [String?] = { transport.sent("Fetch.failRequest").map { $0["params"]?["errorReason"]?.stringValue } }
+            let told: @Sendable () -> [String?] = {
+                transport.sent("Fetch.failRequest").map { $0["params"]?["errorReason"]?.stringValue }
+            }
             if ending == .timeout {
                 #expect(await ChromiumHarness.eventually(.seconds(3)) { told() == ["TimedOut"] }, "\(told())")
             } else {
