@@ -52,6 +52,7 @@
             do {
                 request = try SchemeRequest(SchemeRequest.droppingFragment(uri), method: .get, headerFields: fields)
             } catch {
+                adapter.malformedRequest()
                 let head = WebKitMediaBridge.responseHead(
                     status: 400, totalSize: -1, offset: 0, message: "SchemeKit: \(error.description)")
                 _ = head.withUnsafeBytes { schemekit_send_all(socket, $0.baseAddress, $0.count) }

@@ -49,6 +49,7 @@
         private struct State {
             var live: [ObjectIdentifier: LiveSink] = [:]
             var media: [ObjectIdentifier: WebKitMediaStream] = [:]
+            var statistics = EngineAdapterStatistics()
         }
 
         private struct LiveSink {
@@ -172,7 +173,38 @@
             record.status = status == 0 ? nil : status
             record.bytes = bytes
             record.handler = task?.respondingHandler
-            recordFeed.publish(record)
+            state.withLock { state in
+                switch outcome {
+                case .answered:
+                    state.statistics.answered += 1
+                    state.statistics.bytesAnswered += bytes
+                case .continued: state.statistics.continued += 1
+                case .failed:
+                    state.statistics.failed += 1
+                    if (error as? EngineError)?.code == .bodyTooLarge { state.statistics.bodyTooLarge += 1 }
+                case .stopped(let reason): state.statistics.countStop(reason)
+                }
+            }
+            let dropped = recordFeed.publish(record)
+            if dropped > 0 { state.withLock { $0.statistics.droppedRecords += dropped } }
+        }
+
+        /// The counters so far, the same as the browser adapters': ``EngineAdapterStatistics``.
+        ///
+        /// On WebKitGTK, `intercepted` counts the scheme requests WebKit handed over and the media
+        /// ranges a `<video>` or `<audio>` element read; a stopped request is always
+        /// `canceledByPage` (WebKit canceled it); `failed` includes request bodies over
+        /// `maximumRequestBodySize` (`bodyTooLarge`) and requests whose URI or method could not be
+        /// read (`malformedEvents`); `continued`, `pageClosed`, `timedOut` and `rejected` stay 0.
+        public var statistics: EngineAdapterStatistics { state.withLock { $0.statistics } }
+
+        /// A request that never reached the registry because its URI or method could not be read.
+        func malformedRequest() {
+            state.withLock { state in
+                state.statistics.intercepted += 1
+                state.statistics.failed += 1
+                state.statistics.malformedEvents += 1
+            }
         }
 
         /// Body writes that reached a response stream after WebKit had stopped reading it (0 when the
@@ -200,7 +232,10 @@
         package var liveMediaStreamCount: Int { state.withLock { $0.media.count } }
 
         func mediaStreamStarted(_ stream: WebKitMediaStream) {
-            state.withLock { $0.media[ObjectIdentifier(stream)] = stream }
+            state.withLock { state in
+                state.media[ObjectIdentifier(stream)] = stream
+                state.statistics.intercepted += 1
+            }
         }
 
         func mediaStreamEnded(_ stream: WebKitMediaStream) {
@@ -254,6 +289,7 @@
                 schemeRequest = try Self.schemeRequest(uri: uri, method: method, headerFields: fields, body: body)
             } catch {
                 bodyReader?.stop()
+                malformedRequest()
                 let gerror = g_error_new_literal(
                     schemekit_io_error_quark(), gint(G_IO_ERROR_INVALID_ARGUMENT.rawValue), String(describing: error))
                 webkit_uri_scheme_request_finish_error(request, gerror)
@@ -264,7 +300,10 @@
                 request: request, url: uri, schemeRequest: schemeRequest, bodyReader: bodyReader, adapter: self)
             let view = webkit_uri_scheme_request_get_web_view(request).map { UnsafeMutableRawPointer($0) }
             let address = view.map { UInt(bitPattern: $0) }
-            state.withLock { $0.live[ObjectIdentifier(sink)] = LiveSink(sink: sink, view: address) }
+            state.withLock { state in
+                state.live[ObjectIdentifier(sink)] = LiveSink(sink: sink, view: address)
+                state.statistics.intercepted += 1
+            }
             if let view { watch(view) }
             let task = registry.task(for: schemeRequest, sink: sink)
             sink.bind(task)

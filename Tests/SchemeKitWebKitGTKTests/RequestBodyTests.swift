@@ -204,6 +204,7 @@
                 executor: harness.glib.executor, blankURL: "app://echo/page.html", context: context)
             try await withTimeout(20, "loading the page") { try await session.load("app://echo/page.html") }
             let errorsBefore = harness.echo.errors.count
+            let statisticsBefore = try #require(harness.limitedAdapter).statistics
             let result = try await withTimeout(30, "posting the body") {
                 try await session.callAsyncFunction(
                     """
@@ -216,6 +217,10 @@
             #expect(errors.count == 1)
             #expect(errors.first?.code == .bodyTooLarge, "\(errors)")
             #expect(errors.first?.description.contains("maximumRequestBodySize") == true)
+            // The adapter counts it as the browsers do: failed, of which bodyTooLarge.
+            let statistics = try #require(harness.limitedAdapter).statistics
+            #expect(statistics.failed == statisticsBefore.failed + 1, "\(statistics)")
+            #expect(statistics.bodyTooLarge == statisticsBefore.bodyTooLarge + 1, "\(statistics)")
             await session.tearDown()
         }
     }

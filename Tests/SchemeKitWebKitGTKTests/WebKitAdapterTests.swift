@@ -257,6 +257,7 @@
             let harness = try WebKitHarness.get()
             let session = try await harness.makeSession()
             let before = harness.registry.metrics
+            let statisticsBefore = harness.adapter.statistics
             let startedBefore = harness.slow.record.withLock { $0.started }
             try await withTimeout(20, "loading the slow page") {
                 try await session.load("app://slow/page.html")
@@ -272,6 +273,15 @@
             #expect(harness.slow.record.withLock { $0.writesAfterCancel } == 0)
             #expect(harness.adapter.writesAfterStop == 0, "nothing reached WebKit after the stop")
             #expect(harness.log.contains { $0.path == "/stream" && $0.wasStopped })
+            // Counted as on the browsers: intercepted, and stopped because the page canceled it.
+            let statistics = harness.adapter.statistics
+            #expect(statistics.intercepted >= statisticsBefore.intercepted + 2, "\(statistics)")
+            #expect(statistics.answered >= statisticsBefore.answered + 1, "\(statistics)")
+            #expect(statistics.stopped >= statisticsBefore.stopped + 1, "\(statistics)")
+            #expect(
+                statistics.canceledByPage - statisticsBefore.canceledByPage == statistics.stopped
+                    - statisticsBefore.stopped)
+            #expect(statistics.bytesAnswered > statisticsBefore.bytesAnswered)
             await session.tearDown()
         }
 
@@ -279,6 +289,7 @@
             let harness = try WebKitHarness.get()
             let session = try await harness.makeSession()
             let before = harness.registry.metrics
+            let statisticsBefore = harness.adapter.statistics
             let startedBefore = harness.slow.record.withLock { $0.started }
             try await withTimeout(20, "loading the slow page") {
                 try await session.load("app://slow/page.html")

@@ -183,6 +183,9 @@
             return OpaquePointer(bitPattern: made)!
         }
 
+        /// The adapter of ``limitedContext()``, once made.
+        var limitedAdapter: WebKitSchemeAdapter? { limited.withLock { $0?.adapter } }
+
         func makeSession() async throws -> WebViewSession {
             try await WebViewSession.make(executor: glib.executor)
         }

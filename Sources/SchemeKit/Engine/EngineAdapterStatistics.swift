@@ -1,17 +1,19 @@
-/// Counters of a browser engine's scheme adapter (`ChromiumSchemeAdapter.statistics`,
-/// `FirefoxSchemeAdapter.statistics`): what happened to each request the browser handed over.
+/// Counters of an engine's scheme adapter (`WebKitSchemeAdapter.statistics`,
+/// `ChromiumSchemeAdapter.statistics`, `FirefoxSchemeAdapter.statistics`): what happened to each
+/// request the engine handed over.
 ///
 /// Every intercepted request ends in exactly one of ``answered``, ``continued``, ``failed`` or
 /// ``stopped``, the outcomes of its ``SchemeRequestRecord``; ``inFlight`` are the rest. The names
-/// are the same on every engine; each counter says which protocol event it counts.
+/// are the same on every engine; each counter says which protocol event it counts (WebKitGTK's
+/// adapter documents which counters it fills).
 ///
 /// ```swift
 /// let statistics = adapter.statistics
 /// print(statistics.answered, statistics.inFlight)   // or print(statistics): one line
 /// ```
 public struct EngineAdapterStatistics: Sendable, Hashable, CustomStringConvertible {
-    /// Requests the browser handed to the adapter: Chromium's `Fetch.requestPaused`, Firefox's
-    /// `network.beforeRequestSent` with `isBlocked`.
+    /// Requests the engine handed to the adapter: Chromium's `Fetch.requestPaused`, Firefox's
+    /// `network.beforeRequestSent` with `isBlocked`, WebKitGTK's scheme requests and media ranges.
     public var intercepted = 0
     /// Requests answered from the registry (`Fetch.fulfillRequest`, `network.provideResponse`).
     public var answered = 0
