@@ -344,6 +344,29 @@
             }
         }
 
+        /// An HTTP major version the server does not speak in an HTTP/1 request line gets 505
+        /// (RFC 9110 §15.6.6), as nginx answers; a request line that is not HTTP at all is still
+        /// 400, and the connection closes after either.
+        @Test(arguments: [
+            ("GET /index.html HTTP/2.0\r\nHost: localhost\r\n\r\n", 505),
+            ("GET /index.html HTTP/3.0\r\nHost: localhost\r\n\r\n", 505),
+            ("GET /index.html HTTP/9.9\r\nHost: localhost\r\n\r\n", 505),
+            ("GET /index.html FTP/1.1\r\nHost: localhost\r\n\r\n", 400),
+            ("GET /index.html HTTP/1.1 extra\r\nHost: localhost\r\n\r\n", 400),
+            ("GET /index.html HTTP/1.1\r\nHost: localhost\r\nBad Header\r\n\r\n", 400),
+        ])
+        func anUnsupportedHTTPVersionIs505(request: String, status: Int) async throws {
+            try await TestServer.with { server in
+                let response = try await RawHTTP.transmit(port: server.port, Data(request.utf8))
+                #expect(response.status == status, "\(request.debugDescription)")
+                #expect(response.header("Connection")?.lowercased() == "close")
+                #expect(!response.text.contains("SchemeKit sample"), "no page served")
+                // The server keeps serving other connections.
+                let page = try await RawHTTP.fetch(port: server.port, "/index.html")
+                #expect(page.status == 200)
+            }
+        }
+
         @Test func errorBodiesRevealNoPaths() async throws {
             try await TestServer.with { server in
                 for target in ["/missing.txt", "/../../etc/passwd", "/%2e%2e/secret.txt", "/escape"] {

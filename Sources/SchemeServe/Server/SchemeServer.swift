@@ -205,17 +205,20 @@
                             shared: shared, encoded: encoded, yield: shared.yields.value(for: channel.eventLoop),
                             repeats: repeats)
                         let closeAfterLastWrite = CloseAfterLastWrite()
-                        let bound = NIOLoopBound((handler, timeouts, repeats), eventLoop: channel.eventLoop)
+                        let errors = ProtocolErrorResponder()
+                        let bound = NIOLoopBound((handler, timeouts, repeats, errors), eventLoop: channel.eventLoop)
                         let upgrade: NIOHTTPServerUpgradeConfiguration? = upgrader.map { upgrader in
                             (
                                 upgraders: [upgrader],
                                 completionHandler: { context in
                                     // The connection is a WebSocket now: no more HTTP requests.
-                                    let (handler, timeouts, repeats) = bound.value
+                                    let (handler, timeouts, repeats, errors) = bound.value
                                     let pipeline = context.pipeline.syncOperations
                                     _ = pipeline.removeHandler(handler)
                                     _ = pipeline.removeHandler(timeouts)
                                     _ = pipeline.removeHandler(repeats)
+                                    _ = pipeline.removeHandler(errors)
+                                    _ = pipeline.removeHandler(errors.witness)
                                 }
                             )
                         }
@@ -223,12 +226,17 @@
                         // which validates them, and values with CR, LF or NUL are dropped before.
                         let pipeline = channel.pipeline.syncOperations
                         try pipeline.configureHTTPServerPipeline(
-                            withPipeliningAssistance: true, withServerUpgrade: upgrade, withErrorHandling: true,
+                            withPipeliningAssistance: true, withServerUpgrade: upgrade, withErrorHandling: false,
                             withOutboundHeaderValidation: false)
+                        // Where NIO's protocol error handler goes, and as it does, but 505 for an
+                        // HTTP version the parser refuses.
+                        let pipelining = try pipeline.handler(type: HTTPServerPipelineHandler.self)
+                        try pipeline.addHandler(errors, position: .after(pipelining))
                         // Right behind the decoder: it counts every request decoded, pipelined ones
                         // included, for the timeouts and for `repeats`.
                         let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
                         try pipeline.addHandler(timeouts, position: .after(decoder))
+                        try pipeline.addHandler(errors.witness, position: .before(decoder))
                         // In front of the decoder: a repeated request is answered before decoding.
                         try pipeline.addHandler(repeats, position: .first)
                         // Next to the socket, so it holds back the pipeline handler's quiescing close
