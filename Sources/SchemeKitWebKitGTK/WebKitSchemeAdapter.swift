@@ -189,7 +189,7 @@
             if dropped > 0 { state.withLock { $0.statistics.droppedRecords += dropped } }
         }
 
-        /// The counters so far, the same as the browser adapters': ``EngineAdapterStatistics``.
+        /// The counters so far, the same as the browser adapters': `EngineAdapterStatistics`.
         ///
         /// On WebKitGTK, `intercepted` counts the scheme requests WebKit handed over and the media
         /// ranges a `<video>` or `<audio>` element read; a stopped request is always
