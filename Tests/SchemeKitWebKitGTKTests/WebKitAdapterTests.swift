@@ -306,6 +306,13 @@
             let freed = await eventually(10) { sink == nil }
             #expect(freed, "the stopped request's sink was freed (no reference cycle keeps it)")
             #expect(harness.adapter.writesAfterStop == 0)
+            // WebKit does not say a closed view from a canceled load: counted as canceledByPage.
+            let statistics = harness.adapter.statistics
+            #expect(statistics.stopped >= statisticsBefore.stopped + 1, "\(statistics)")
+            #expect(
+                statistics.canceledByPage - statisticsBefore.canceledByPage == statistics.stopped
+                    - statisticsBefore.stopped)
+            #expect(statistics.pageClosed == 0)
         }
     }
 #endif
