@@ -179,9 +179,7 @@
                     state.statistics.answered += 1
                     state.statistics.bytesAnswered += bytes
                 case .continued: state.statistics.continued += 1
-                case .failed:
-                    state.statistics.failed += 1
-                    if (error as? EngineError)?.code == .bodyTooLarge { state.statistics.bodyTooLarge += 1 }
+                case .failed: state.statistics.countFailure(error)
                 case .stopped(let reason): state.statistics.countStop(reason)
                 }
             }
@@ -200,11 +198,7 @@
 
         /// A request that never reached the registry because its URI or method could not be read.
         func malformedRequest() {
-            state.withLock { state in
-                state.statistics.intercepted += 1
-                state.statistics.failed += 1
-                state.statistics.malformedEvents += 1
-            }
+            state.withLock { $0.statistics.countMalformedRequest() }
         }
 
         /// Body writes that reached a response stream after WebKit had stopped reading it (0 when the

@@ -199,6 +199,32 @@
             await adapter.stop()
         }
 
+        /// An answer the transport refuses to send (a WebSocket's message limit, past the adapter's
+        /// own estimate) fails the request in Chromium, so the page does not wait for it, and is
+        /// recorded and counted as `bodyTooLarge`.
+        @Test func anAnswerTheTransportRefusesFailsTheRequest() async throws {
+            let (adapter, connection, transport) = try await Self.adapter()
+            transport.refuse(
+                "Fetch.fulfillRequest", with: EngineError(.bodyTooLarge, "message over the WebSocket's limit"))
+            let records = adapter.records()
+            connection.receive(Self.validRequest("refused"))
+            var failed: SchemeRequestRecord?
+            for await record in records {
+                failed = record
+                break
+            }
+            #expect(failed?.outcome == .failed)
+            #expect((failed?.error as? EngineError)?.code == .bodyTooLarge, "\(String(describing: failed?.error))")
+            #expect(adapter.statistics.failed == 1)
+            #expect(adapter.statistics.bodyTooLarge == 1)
+            #expect(adapter.statistics.inFlight == 0)
+            let failRequests = await ChromiumHarness.eventually(.seconds(3)) {
+                transport.sent("Fetch.failRequest").contains { $0["params"]?["requestId"]?.stringValue == "refused" }
+            }
+            #expect(failRequests, "the page's request was left waiting")
+            await adapter.stop()
+        }
+
         /// Over CBOR a body is held whole per request: by default at most 32 MiB, and the request
         /// failing past it says which setting raises the limit.
         @Test func aCBORBodyOver32MiBFailsNamingTheSetting() async throws {

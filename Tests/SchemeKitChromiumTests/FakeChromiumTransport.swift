@@ -12,6 +12,8 @@
 
         private struct State {
             var sent: [CDPValue] = []
+            /// Commands the transport refuses to send, by method, with the error it refuses with.
+            var refusals: [String: EngineError] = [:]
             weak var connection: ChromiumConnection?
         }
 
@@ -35,9 +37,13 @@
                 completion(EngineError(.malformedMessage, "not CBOR"))
                 return
             }
-            let connection = state.withLock { state in
+            let (connection, refusal) = state.withLock { state in
                 state.sent.append(value)
-                return state.connection
+                return (state.connection, value["method"]?.stringValue.flatMap { state.refusals[$0] })
+            }
+            if let refusal {
+                completion(refusal)
+                return
             }
             completion(nil)
             if let id = value["id"]?.intValue {
@@ -50,6 +56,12 @@
         func shutDown() {
             let connection = state.withLock { $0.connection }
             connection?.terminate(EngineError(.disconnected, "the fake transport was shut down"))
+        }
+
+        /// From now on, commands named `method` fail to send with `error`, as a WebSocket refuses a
+        /// message over its size limit.
+        func refuse(_ method: String, with error: EngineError) {
+            state.withLock { $0.refusals[method] = error }
         }
 
         /// The commands sent so far named `method`.

@@ -64,6 +64,21 @@ public struct EngineAdapterStatistics: Sendable, Hashable, CustomStringConvertib
         }
     }
 
+    /// Counts a failed request under ``failed``, and under ``bodyTooLarge`` when `error` is an
+    /// ``EngineError`` with code ``EngineError/Code/bodyTooLarge``.
+    package mutating func countFailure(_ error: (any Error)?) {
+        failed += 1
+        if (error as? EngineError)?.code == .bodyTooLarge { bodyTooLarge += 1 }
+    }
+
+    /// Counts a request the adapter failed because its event could not be read: ``intercepted``,
+    /// ``failed`` and ``malformedEvents``.
+    package mutating func countMalformedRequest() {
+        intercepted += 1
+        failed += 1
+        malformedEvents += 1
+    }
+
     /// Intercepted requests not yet answered, continued, failed or stopped.
     public var inFlight: Int { intercepted - answered - continued - failed - stopped }
 

@@ -94,10 +94,7 @@
             record.fail(failure)
             state.withLock { $0.undecodablePausedEvents += 1 }
             publish(record) { statistics in
-                guard requestId != nil else { return }
-                statistics.intercepted += 1
-                statistics.failed += 1
-                statistics.malformedEvents += 1
+                if requestId != nil { statistics.countMalformedRequest() }
             }
             if let requestId { send(CDP.FailRequest(requestId: requestId, errorReason: "Failed")) }
         }
@@ -174,7 +171,7 @@
             case .fail(let reason):
                 let error = EngineError(.protocolError, "no handler answered; failed as \(reason)")
                 entry.record.fail(error)
-                publish(entry.record) { $0.failed += 1 }
+                publish(entry.record) { $0.countFailure(error) }
                 send(CDP.FailRequest(requestId: requestId, errorReason: reason))
             }
         }
@@ -185,10 +182,7 @@
             entry.timer?.cancel()
             entry.task?.stop()  // allowed from inside the task's own sink
             entry.record.fail(error)
-            publish(entry.record) { statistics in
-                statistics.failed += 1
-                if (error as? EngineError)?.code == .bodyTooLarge { statistics.bodyTooLarge += 1 }
-            }
+            publish(entry.record) { $0.countFailure(error) }
             send(CDP.FailRequest(requestId: requestId, errorReason: reason))
         }
 
@@ -223,8 +217,12 @@
                     entry.record.outcome = .stopped(reason: .rejected)
                     publish(entry.record) { $0.countStop(.rejected) }
                 } catch {
-                    entry.record.fail(error as? EngineError ?? EngineError(.protocolError, "\(error)"))
-                    publish(entry.record) { $0.failed += 1 }
+                    // Chromium refused the answer (a message too large for the WebSocket, say):
+                    // fail the request so the page does not wait for it.
+                    let failure = error as? EngineError ?? EngineError(.protocolError, "\(error)")
+                    entry.record.fail(failure)
+                    publish(entry.record) { $0.countFailure(failure) }
+                    send(CDP.FailRequest(requestId: requestId, errorReason: "Failed"))
                 }
             }
         }

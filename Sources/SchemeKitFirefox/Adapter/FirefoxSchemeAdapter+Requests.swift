@@ -157,7 +157,7 @@
             case .fail:
                 let error = EngineError(.protocolError, "no handler answered; failed as the pass policy says")
                 entry.record.fail(error)
-                publish(entry.record) { $0.failed += 1 }
+                publish(entry.record) { $0.countFailure(error) }
                 send("network.failRequest", ["request": .string(requestId)])
             }
         }
@@ -168,10 +168,7 @@
             entry.timer?.cancel()
             entry.task?.stop()  // allowed from inside the task's own sink
             entry.record.fail(error)
-            publish(entry.record) { statistics in
-                statistics.failed += 1
-                if (error as? EngineError)?.code == .bodyTooLarge { statistics.bodyTooLarge += 1 }
-            }
+            publish(entry.record) { $0.countFailure(error) }
             send("network.failRequest", ["request": .string(requestId)])
         }
 
@@ -208,17 +205,17 @@
                 } catch let error as EngineError where error.code == .messageTooLarge {
                     let failure = EngineError(.bodyTooLarge, bodyTooLargeMessage(body.count))
                     entry.record.fail(failure)
-                    publish(entry.record) { statistics in
-                        statistics.failed += 1
-                        statistics.bodyTooLarge += 1
-                    }
+                    publish(entry.record) { $0.countFailure(failure) }
                     send("network.failRequest", ["request": .string(requestId)])
                 } catch let error as EngineError where error.code == .disconnected || error.code == .malformedMessage {
                     entry.record.outcome = .stopped(reason: .disconnected)
                     publish(entry.record) { $0.countStop(.disconnected) }
                 } catch {
-                    entry.record.fail(error as? EngineError ?? EngineError(.protocolError, "\(error)"))
-                    publish(entry.record) { $0.failed += 1 }
+                    // Firefox refused the answer: fail the request so the page does not wait for it.
+                    let failure = error as? EngineError ?? EngineError(.protocolError, "\(error)")
+                    entry.record.fail(failure)
+                    publish(entry.record) { $0.countFailure(failure) }
+                    send("network.failRequest", ["request": .string(requestId)])
                 }
             }
         }

@@ -248,12 +248,12 @@
         /// A held request whose event SchemeKit cannot read: failed when it can be named, so the
         /// page does not wait for it.
         private func malformed(_ params: BiDiValue, _ error: BiDiProtocolError) {
-            state.withLock { $0.statistics.malformedEvents += 1 }
-            guard let id = params["request"]?["request"]?.stringValue else { return }
-            state.withLock {
-                $0.statistics.intercepted += 1
-                $0.statistics.failed += 1
+            guard let id = params["request"]?["request"]?.stringValue else {
+                // No request to fail: counted all the same.
+                state.withLock { $0.statistics.malformedEvents += 1 }
+                return
             }
+            state.withLock { $0.statistics.countMalformedRequest() }
             send("network.failRequest", ["request": .string(id)])
         }
 
