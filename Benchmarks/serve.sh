@@ -19,7 +19,7 @@
 # `require`s chalk 5, which is ESM-only. Its file server (`lib/core`, the part that serves files)
 # runs fine under Node's own `http` module with NODE_PATH=/usr/share/nodejs, which is what runs here.
 #
-# Files: 1 KiB and 64 KiB at 64 connections, 10 MiB at 8 connections, asked with wrk's bare GET;
+# Files: 1 KiB, 64 KiB and 256 KiB at 64 connections, 10 MiB at 8 connections, asked with wrk's bare GET;
 # then a browser's request (Chromium's headers: Accept-Encoding gzip, deflate, br, zstd, Accept,
 # User-Agent, Sec-Fetch-*, Accept-Language) for a 1 KiB script (`app.js`: gzip on the fly; nginx with
 # `gzip on`, level 1, for JavaScript) and a 1 KiB image (`logo.png`), 64 connections. Every (row,
@@ -59,6 +59,7 @@ chmod 755 "$WORK" "$WORK/site" # nginx's worker runs unprivileged
 random_text() { python3 -c "import base64, os, sys; sys.stdout.write(base64.b64encode(os.urandom($1)).decode()[:$1])"; }
 random_text 1024 >"$WORK/site/small.txt"
 random_text $((64 * 1024)) >"$WORK/site/medium.txt"
+head -c $((256 * 1024)) /dev/urandom >"$WORK/site/bundle.bin" # a web app's script bundle, say
 head -c $((10 * 1024 * 1024)) /dev/urandom >"$WORK/site/large.bin"
 # A script as scripts are (the sample app's own, 1 KiB of it) and an image (random bytes).
 head -c 1024 "$HERE/Samples/app/index.html" | tail -c +200 >"$WORK/site/app.js"
@@ -66,12 +67,12 @@ head -c $((1024 - $(stat -c %s "$WORK/site/app.js"))) "$HERE/Samples/app/js/main
 head -c 1024 /dev/urandom >"$WORK/site/logo.png"
 chmod 644 "$WORK/site/"*
 # A row is a file and the request shape wrk sends for it.
-ROWS=(small.txt medium.txt large.bin app.js logo.png)
-declare -A FILE=([small.txt]=small.txt [medium.txt]=medium.txt [large.bin]=large.bin [app.js]=app.js [logo.png]=logo.png)
-declare -A SIZE=([small.txt]=1024 [medium.txt]=65536 [large.bin]=$((10 * 1024 * 1024)) [app.js]=1024 [logo.png]=1024)
-declare -A CONNS=([small.txt]=64 [medium.txt]=64 [large.bin]=8 [app.js]=64 [logo.png]=64)
-declare -A LABEL=([small.txt]="1 KiB" [medium.txt]="64 KiB" [large.bin]="10 MiB" [app.js]="JS 1K br" [logo.png]="PNG 1K br")
-declare -A SHAPE=([small.txt]=bare [medium.txt]=bare [large.bin]=bare [app.js]=script [logo.png]=image)
+ROWS=(small.txt medium.txt bundle.bin large.bin app.js logo.png)
+declare -A FILE=([small.txt]=small.txt [medium.txt]=medium.txt [bundle.bin]=bundle.bin [large.bin]=large.bin [app.js]=app.js [logo.png]=logo.png)
+declare -A SIZE=([small.txt]=1024 [medium.txt]=65536 [bundle.bin]=262144 [large.bin]=$((10 * 1024 * 1024)) [app.js]=1024 [logo.png]=1024)
+declare -A CONNS=([small.txt]=64 [medium.txt]=64 [bundle.bin]=64 [large.bin]=8 [app.js]=64 [logo.png]=64)
+declare -A LABEL=([small.txt]="1 KiB" [medium.txt]="64 KiB" [bundle.bin]="256 KiB" [large.bin]="10 MiB" [app.js]="JS 1K br" [logo.png]="PNG 1K br")
+declare -A SHAPE=([small.txt]=bare [medium.txt]=bare [bundle.bin]=bare [large.bin]=bare [app.js]=script [logo.png]=image)
 # Chromium 156's headers for a script and an image of the same origin.
 BROWSER=(-H "Accept-Encoding: gzip, deflate, br, zstd" -H "Accept-Language: en-US,en;q=0.9"
     -H "User-Agent: Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36"
@@ -211,7 +212,7 @@ run_rounds() { # rps-array p99-array paced|full servers...
     done
 }
 
-declare -A PACE=([small.txt]=2 [medium.txt]=2 [large.bin]=60 [app.js]=2 [logo.png]=2)
+declare -A PACE=([small.txt]=2 [medium.txt]=2 [bundle.bin]=4 [large.bin]=60 [app.js]=2 [logo.png]=2)
 declare -A RPS P99
 run_rounds RPS P99 full "${SERVERS[@]}"
 

@@ -82,6 +82,36 @@
         }
 
         /// A file changed on disk is served fresh at once: the cache is keyed by what `fstat` says.
+        /// A file of a script bundle's size (200 KiB, under the 256 KiB default) is kept too: its
+        /// repeats come back whole and byte for byte, ranges of it are right, and the same-sized
+        /// file rewritten on disk is served fresh.
+        @Test func aBundleSizedFileIsKeptAndServedFreshAfterAChange() async throws {
+            #expect(ServeConfiguration(root: URL(filePath: "/")).smallFileCacheLimit == 256 << 10)
+            let size = 200 << 10
+            let first = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+            try await TestServer.with { server in
+                try first.write(to: server.root.appending(path: "bundle.js"))
+                for _ in 0..<4 {
+                    let response = try await RawHTTP.fetch(port: server.port, "/bundle.js")
+                    #expect(response.status == 200)
+                    #expect(response.header("Content-Length") == "\(size)")
+                    #expect(response.body == first)
+                }
+                let range = try await RawHTTP.fetch(
+                    port: server.port, "/bundle.js", headers: ["Range": "bytes=150000-150009"])
+                #expect(range.status == 206)
+                #expect(range.body == first[150000..<150010])
+                let url = server.root.appending(path: "bundle.js")
+                let second = Data(first.reversed())
+                try second.write(to: url)
+                try FileManager.default.setAttributes(
+                    [.modificationDate: Date(timeIntervalSinceNow: 5)], ofItemAtPath: url.path(percentEncoded: false))
+                let fresh = try await RawHTTP.fetch(port: server.port, "/bundle.js")
+                #expect(fresh.status == 200)
+                #expect(fresh.body == second)
+            }
+        }
+
         @Test func aChangedFileIsServedFresh() async throws {
             try await TestServer.with { server in
                 _ = try await Self.warm(server, "/c.json")

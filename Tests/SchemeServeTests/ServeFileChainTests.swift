@@ -16,7 +16,7 @@
             let file = try #require(chain.handlers.first as? LocalFileHandler)
             #expect(file.configuration.hiddenFiles == .deny)
             #expect(file.configuration.precompressed == [.brotli, .gzip])
-            #expect(file.configuration.bodyCache?.maxFileSize == 64 << 10)
+            #expect(file.configuration.bodyCache?.maxFileSize == 256 << 10)
             #expect(file.configuration.bodyCache?.totalCostLimit == 32 << 20)
 
             var plain = ServeConfiguration(root: root)
