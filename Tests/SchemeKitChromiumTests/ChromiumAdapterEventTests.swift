@@ -144,11 +144,7 @@
             case .adapterStops:
                 await adapter.stop()
             }
-            var stopped: SchemeRequestRecord?
-            for await record in records {
-                stopped = record
-                break
-            }
+            let stopped = await records.first { _ in true }
             let expected: SchemeRequestRecord.StopReason =
                 switch ending {
                 case .pageCancels: .canceledByPage
@@ -184,11 +180,7 @@
             let (adapter, connection, transport) = try await Self.adapter(handler: failing)
             let records = adapter.records()
             connection.receive(Self.validRequest("fails"))
-            var failed: SchemeRequestRecord?
-            for await record in records {
-                failed = record
-                break
-            }
+            let failed = await records.first { _ in true }
             #expect(failed?.outcome == .failed)
             #expect(
                 failed?.error as? CatalogueUnavailable == CatalogueUnavailable(), "\(String(describing: failed?.error))"
@@ -208,11 +200,7 @@
                 "Fetch.fulfillRequest", with: EngineError(.bodyTooLarge, "message over the WebSocket's limit"))
             let records = adapter.records()
             connection.receive(Self.validRequest("refused"))
-            var failed: SchemeRequestRecord?
-            for await record in records {
-                failed = record
-                break
-            }
+            let failed = await records.first { _ in true }
             #expect(failed?.outcome == .failed)
             #expect((failed?.error as? EngineError)?.code == .bodyTooLarge, "\(String(describing: failed?.error))")
             #expect(adapter.statistics.failed == 1)
