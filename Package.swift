@@ -190,7 +190,7 @@ let package = Package(
         .testTarget(
             name: "SchemeKitTests",
             dependencies: [
-                "SchemeKit", "SchemeKitTesting", "SchemeKitFaultHelper", "LoopbackTestSupport",
+                "SchemeKit", "SchemeKitTesting", "SchemeKitFaultHelper", "LoopbackTestSupport", "GuardTestFixtures",
                 // The network tests run against both clients when the trait is on.
                 .target(name: "SchemeKitAsyncHTTPClient", condition: .when(traits: ["AsyncHTTPClient"])),
             ],
@@ -218,7 +218,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SchemeKitTestingTests",
-            dependencies: ["SchemeKit", "SchemeKitTesting", "LoopbackTestSupport"],
+            dependencies: ["SchemeKit", "SchemeKitTesting", "LoopbackTestSupport", "GuardTestFixtures"],
             swiftSettings: swiftSettings
         ),
         // MARK: What the browser adapters share (traits `Chromium`, `Firefox`)
@@ -343,6 +343,14 @@ let package = Package(
         ),
         // What the process-level tests share: a built tool run to its end, loopback origins.
         .target(name: "LoopbackTestSupport", path: "Tests/LoopbackTestSupport", swiftSettings: swiftSettings),
+        // What SchemeKit's own lifecycle tests use and users do not need: a lock-free counting sink
+        // for the stress tests, and handlers that misuse the task protocol on purpose.
+        .target(
+            name: "GuardTestFixtures",
+            dependencies: ["SchemeKit", "SchemeKitTesting"],
+            path: "Tests/GuardTestFixtures",
+            swiftSettings: swiftSettings
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

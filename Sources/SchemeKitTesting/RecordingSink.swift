@@ -70,7 +70,7 @@ public final class RecordingSink: SchemeTaskSink {
     public let deliveryQueue: (any SchemeDeliveryQueue)?
 
     /// Whether the sink takes file regions (as an engine that sends files itself does); their
-    /// bytes are read and recorded like any other body, and ``fileRegionCount`` counts them.
+    /// bytes are read and recorded like any other body, and the recording counts them.
     public let acceptsFileRegions: Bool
 
     /// Creates a sink.
@@ -84,7 +84,7 @@ public final class RecordingSink: SchemeTaskSink {
     }
 
     /// How many bodies arrived as file regions (only with ``acceptsFileRegions``).
-    public var fileRegionCount: Int { state.withLock { $0.fileRegions } }
+    package var fileRegionCount: Int { state.withLock { $0.fileRegions } }
 
     /// Records the head; a second head or a head after a terminal event is a violation.
     public func receive(_ response: SchemeResponse) {

@@ -9,9 +9,4 @@ extension SchemeHandler {
     public func matching(_ matcher: RequestMatcher) -> StubHandler<Self> {
         StubHandler(matching: matcher, self)
     }
-
-    /// This handler, with `fault` injected; see ``FaultInjectingHandler``.
-    public func injecting(_ fault: HandlerFault) -> FaultInjectingHandler<Self> {
-        FaultInjectingHandler(self, fault: fault)
-    }
 }

@@ -106,8 +106,6 @@ public struct ScriptedEngine: Sendable {
             return timedOut
         }
         return ScriptedTaskResult(
-            request: request,
-            stopPoint: point,
             recording: recording,
             metrics: task.metrics,
             respondingHandler: task.respondingHandler,

@@ -20,7 +20,7 @@ public struct StubHandler<Wrapped: SchemeHandler>: SchemeForwardingHandler {
     public let wrapped: Wrapped
 
     /// Answers requests `matcher` matches with `wrapped`; passes the others.
-    public init(matching matcher: RequestMatcher, _ wrapped: Wrapped) {
+    package init(matching matcher: RequestMatcher, _ wrapped: Wrapped) {
         self.matcher = matcher
         self.wrapped = wrapped
     }

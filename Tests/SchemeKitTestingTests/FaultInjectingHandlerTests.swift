@@ -1,4 +1,5 @@
 import Foundation
+import GuardTestFixtures
 import SchemeKit
 import SchemeKitTesting
 import Testing

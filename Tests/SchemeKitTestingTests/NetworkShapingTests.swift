@@ -46,7 +46,7 @@ struct NetworkShapingTests {
         try Data(count: 512_000).write(to: directory.appending("file.bin"))
         let clock = ImmediateClock()
         let slow = LocalFileHandler(root: directory.url)
-            .delayed(by: .fixed(.milliseconds(80)), clock: clock)
+            .shaped(NetworkConditions(latency: .fixed(.milliseconds(80))), clock: clock)
             .shaped(NetworkConditions(bytesPerSecond: 256_000), clock: clock)
         let result = try await ScriptedEngine(serving: slow).run("app://localhost/file.bin")
         #expect(result.body.count == 512_000)
@@ -57,8 +57,9 @@ struct NetworkShapingTests {
     @Test func aLatencyDistributionIsSeeded() async throws {
         func sleeps(seed: UInt64) async throws -> [Duration] {
             let clock = ImmediateClock()
-            let handler = StaticHandler("x").delayed(
-                by: .uniform(.milliseconds(50)...(.milliseconds(150)), seed: seed), clock: clock)
+            let handler = StaticHandler("x").shaped(
+                NetworkConditions(latency: .uniform(.milliseconds(50)...(.milliseconds(150)), seed: seed)), clock: clock
+            )
             let engine = try ScriptedEngine(serving: handler)
             for _ in 0..<20 { _ = try await engine.run("app://localhost/") }
             return clock.sleeps
@@ -76,23 +77,28 @@ struct NetworkShapingTests {
     }
 
     @Test func aFailureCutsTheBodyAtTheChosenByte() async throws {
-        let handler = StaticHandler(Data(count: 4096), chunkSize: 300).failing(atByte: 1000)
+        let handler = StaticHandler(Data(count: 4096), chunkSize: 300).shaped(NetworkConditions(failure: .atByte(1000)))
         let result = try await ScriptedEngine(serving: handler).run("app://localhost/")
         #expect(result.status == .ok)
         #expect(result.body.count == 1000)
         #expect(result.failure == "connection lost after 1000 bytes (injected)")
         #expect(result.violations.isEmpty)
 
-        let atHead = try await ScriptedEngine(serving: StaticHandler("abc").failing(atByte: 0)).run("app://localhost/")
+        let atHead = try await ScriptedEngine(
+            serving: StaticHandler("abc").shaped(NetworkConditions(failure: .atByte(0)))
+        ).run("app://localhost/")
         #expect(atHead.status == .ok && atHead.body.isEmpty && atHead.failure != nil)
-        let tooLate = try await ScriptedEngine(serving: StaticHandler("abc").failing(atByte: 10)).run(
+        let tooLate = try await ScriptedEngine(
+            serving: StaticHandler("abc").shaped(NetworkConditions(failure: .atByte(10)))
+        ).run(
             "app://localhost/")
         #expect(tooLate.isFinished && tooLate.bodyString == "abc")
     }
 
     @Test func aStopDuringTheDelayEndsItAtOnceWithNoWrite() async throws {
         let inner = CountingHandler(StaticHandler("late"))
-        let engine = try ScriptedEngine(serving: inner.delayed(by: .fixed(.seconds(3600))), timeout: .milliseconds(100))
+        let engine = try ScriptedEngine(
+            serving: inner.shaped(NetworkConditions(latency: .fixed(.seconds(3600)))), timeout: .milliseconds(100))
         let started = ContinuousClock.now
         let result = try await engine.run("app://localhost/")
         #expect(ContinuousClock.now - started < .seconds(60))  // not the hour of the delay

@@ -47,7 +47,6 @@ struct ScriptedEngineTests {
             #expect(result.body == Self.body.prefix(expected.bodyBytes))
             #expect(result.violations.isEmpty)
             #expect(!result.timedOut)
-            #expect(result.stopPoint == expected.point)
             #expect(result.metrics.stopped == (expected.stopped ? 1 : 0))
             #expect(result.metrics.finished == (expected.stopped ? 0 : 1))
             #expect(result.metrics.live == 0)

@@ -31,7 +31,7 @@ struct StubHandlerTests {
     @Test func delayedHandlerWaitsOnItsClock() async throws {
         let clock = ImmediateClock()
         let result = try await ScriptedEngine(
-            serving: StaticHandler("late").delayed(by: .fixed(.seconds(5)), clock: clock)
+            serving: StaticHandler("late").shaped(NetworkConditions(latency: .fixed(.seconds(5))), clock: clock)
         )
         .run("app://h/")
         #expect(result.bodyString == "late")
@@ -40,7 +40,8 @@ struct StubHandlerTests {
 
     @Test func aStopDuringTheDelayMeansTheWrappedHandlerNeverRuns() async throws {
         let inner = CountingHandler(StaticHandler("late"))
-        let engine = try ScriptedEngine(serving: inner.delayed(by: .fixed(.seconds(60))), timeout: .milliseconds(20))
+        let engine = try ScriptedEngine(
+            serving: inner.shaped(NetworkConditions(latency: .fixed(.seconds(60)))), timeout: .milliseconds(20))
         let result = try await engine.run("app://h/")
         #expect(result.timedOut)
         #expect(inner.calls == 0)

@@ -1,7 +1,7 @@
-/// A connection that breaks mid-response: after ``byte`` body bytes reached the engine, the task
-/// fails with ``error``.
+/// A connection that breaks mid-response: after `byte` body bytes reached the engine, the task
+/// fails with its `error`.
 ///
-/// The body is cut exactly at ``byte`` (a write that crosses it is split), so the engine receives
+/// The body is cut exactly at `byte` (a write that crosses it is split), so the engine receives
 /// precisely the first `byte` bytes and then the failure; the handler's write throws `error`, so
 /// it stops. `byte == 0` fails right after the head. A body shorter than `byte` completes normally,
 /// as on a network that broke too late to matter.
@@ -11,9 +11,9 @@
 /// ```
 public struct NetworkFailure: Sendable {
     /// How many body bytes reach the engine before the failure.
-    public var byte: Int
+    package var byte: Int
     /// The error the task fails with.
-    public var error: any Error
+    package var error: any Error
 
     /// Creates a failure.
     ///

@@ -3,13 +3,13 @@ import Foundation
 /// How long a shaped handler waits before its response starts: nothing, a fixed time, or a draw
 /// from a seeded distribution (the time to first byte of a real network).
 ///
-/// A distribution draws one delay per request from a generator seeded with ``seed``, owned by the
+/// A distribution draws one delay per request from a generator seeded with its `seed`, owned by the
 /// ``ShapedHandler``: the same handler asked the same requests in the same order waits the same
 /// delays on every run.
 ///
 /// ```swift
-/// let jittery = files.delayed(by: .uniform(.milliseconds(40)...(.milliseconds(120)), seed: 7), clock: clock)
-/// let mobile = files.delayed(by: .normal(mean: .milliseconds(300), standardDeviation: .milliseconds(80), seed: 1))
+/// let jittery = files.shaped(NetworkConditions(latency: .uniform(.milliseconds(40)...(.milliseconds(120)), seed: 7)), clock: clock)
+/// let mobile = files.shaped(NetworkConditions(latency: .normal(mean: .milliseconds(300), standardDeviation: .milliseconds(80), seed: 1)))
 /// ```
 public struct NetworkLatency: Sendable, Hashable, CustomStringConvertible {
     enum Distribution: Sendable, Hashable {
@@ -20,7 +20,7 @@ public struct NetworkLatency: Sendable, Hashable, CustomStringConvertible {
 
     let distribution: Distribution
     /// The seed of the generator a distribution draws from (unused by ``none`` and ``fixed(_:)``).
-    public let seed: UInt64
+    package let seed: UInt64
 
     /// No delay.
     public static let none = NetworkLatency(distribution: .fixed(.zero), seed: 0)

@@ -14,7 +14,8 @@ public import SchemeKit
 ///   `start + (bytes up to and including k) / bytesPerSecond`, `start` being the first body write.
 ///   Time the engine itself takes counts against the budget, so a slow engine is not slowed
 ///   twice, and the rate holds over the whole body (no rounding error builds up).
-/// - **Failure** cuts the body at ``NetworkFailure/byte`` and fails the task.
+/// - **Failure** cuts the body at the failure's byte (``NetworkFailure/atByte(_:error:)``) and
+///   fails the task.
 /// - **Stops.** A stop during the latency or a pacing wait ends it at once (the clock's sleep
 ///   throws `CancellationError`); cancellation is also checked before every write, so nothing is
 ///   written after a stop.
@@ -42,7 +43,7 @@ public struct ShapedHandler<Wrapped: SchemeHandler, C: Clock<Duration>>: SchemeF
     ///   - wrapped: The handler behind the simulated network.
     ///   - conditions: Latency, bandwidth, failure.
     ///   - clock: The clock to wait on.
-    public init(_ wrapped: Wrapped, conditions: NetworkConditions, clock: C) {
+    package init(_ wrapped: Wrapped, conditions: NetworkConditions, clock: C) {
         self.wrapped = wrapped
         self.conditions = conditions
         self.clock = clock
@@ -53,7 +54,7 @@ public struct ShapedHandler<Wrapped: SchemeHandler, C: Clock<Duration>>: SchemeF
     /// writer that paces and cuts its body. With no conditions at all, the wrapped answer as it is.
     ///
     /// The writing answer throws `CancellationError` when the task is stopped during a wait; the
-    /// failure's error when the body reaches ``NetworkFailure/byte``; what the wrapped handler throws.
+    /// failure's error when the body reaches the failure's byte; what the wrapped handler throws.
     public func answer(to request: SchemeRequest) -> SchemeAnswer {
         let shapesBody = conditions.bytesPerSecond != nil || conditions.failure != nil
         guard shapesBody || !conditions.latency.isNone else { return wrapped.answer(to: request) }
@@ -81,7 +82,7 @@ public struct ShapedHandler<Wrapped: SchemeHandler, C: Clock<Duration>>: SchemeF
 
 extension ShapedHandler where C == ContinuousClock {
     /// Creates a shaped handler timed on the `ContinuousClock`.
-    public init(_ wrapped: Wrapped, conditions: NetworkConditions) {
+    package init(_ wrapped: Wrapped, conditions: NetworkConditions) {
         self.init(wrapped, conditions: conditions, clock: ContinuousClock())
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GuardTestFixtures
 import HTTPTypes
 import SchemeKit
 import SchemeKitTesting

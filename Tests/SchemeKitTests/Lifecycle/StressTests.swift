@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import GuardTestFixtures
 import LoopbackTestSupport
 import SchemeKit
 import SchemeKitTesting
