@@ -14,7 +14,7 @@
     /// ```swift
     /// let store = try await PackageStore(directory: appSupport.appending(path: "web"), httpClient: client)
     /// try await store.install(PackageInstallRequest(source: .remote(url), sha256: digest, size: size))
-    /// let files = LocalFileHandler(configuration: .init(root: .dynamic(store.rootProvider)))  // the active version
+    /// let files = LocalFileHandler(configuration: .init(root: .dynamic(store.activeRoot)))  // the active version
     /// ```
     ///
     /// The file handler's default `Cache-Control: no-cache` makes a web view ask again for every file
@@ -25,9 +25,9 @@
     ///
     /// ## Layout and pointer
     /// `current` is a symbolic link to `versions/<v>`, replaced by creating a temporary link and renaming
-    /// it over the old one. Readers resolve it **once per request** with ``activeRoot()`` (or
-    /// ``rootProvider``), which returns the version's real directory, so one response is served from one
-    /// version even if a switch happens while it runs. `store.json` lists the versions (SHA-256, size,
+    /// it over the old one. Readers resolve it **once per request** with ``activeRoot()``, which returns
+    /// the version's real directory, so one response is served from one version even if a switch
+    /// happens while it runs. `store.json` lists the versions (SHA-256, size,
     /// entry point, install date) and the previous one; it is written with temporary file + rename.
     ///
     /// ## Crash safety
@@ -97,11 +97,6 @@
         public func activeRoot() throws -> URL {
             guard let version = layout.pointedVersion() else { throw PackageStoreError(.noActiveVersion) }
             return directory.appending(path: StoreLayout.pointerTarget(version), directoryHint: .isDirectory)
-        }
-
-        /// A root provider for `LocalFileHandler`: resolves the active version's directory on every call.
-        public var rootProvider: @Sendable () throws -> URL {
-            { [self] in try self.activeRoot() }
         }
 
         /// The active version, or `nil` when nothing is installed.

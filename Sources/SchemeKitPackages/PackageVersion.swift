@@ -22,7 +22,7 @@
         public var isPrevious: Bool
 
         /// Creates a listing entry.
-        public init(
+        package init(
             version: String,
             sha256: String,
             archiveSize: Int64,

@@ -212,7 +212,7 @@
 
         /// Stops every live request of `view` (call when you destroy a view; done for you when the
         /// view is finalised). Call on the main context.
-        public func stopRequests(of view: UnsafeMutableRawPointer) {
+        package func stopRequests(of view: UnsafeMutableRawPointer) {
             let address = UInt(bitPattern: view)
             let sinks = state.withLock { state in state.live.values.filter { $0.view == address }.map(\.sink) }
             for sink in sinks { sink.stoppedByEngine() }

@@ -293,7 +293,7 @@
                 let packages = try await PackageStore(directory: StoreOptions.absolute(store))
                 _ = try packages.activeRoot()  // fails clearly now when nothing is installed
                 configuration = ServeConfiguration(root: packages.directory)
-                configuration.rootProvider = packages.rootProvider
+                configuration.rootProvider = packages.activeRoot
                 shownRoot = "package store \(store)"
             } else {
                 let directory = self.directory ?? "."

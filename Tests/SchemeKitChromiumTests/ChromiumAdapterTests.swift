@@ -45,7 +45,7 @@
                     StaticHandlerPage.html("<!doctype html><link rel=icon href=\"data:,\"><title>\(title)</title>"),
                     for: "app")
                 return ChromiumSchemeAdapter(
-                    registry: registry, connection: browser.connection,
+                    registry: registry, browser: browser,
                     configuration: ChromiumAdapterConfiguration(origins: [VirtualOrigin(host: host)]))
             }
             let first = try adapter("first.localhost", title: "first")

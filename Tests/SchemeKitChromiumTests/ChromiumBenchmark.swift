@@ -70,7 +70,7 @@
             for format in ChromiumWireFormat.allCases {
                 let browser = try await ChromiumBrowser.launch(ChromiumLaunchOptions(wireFormat: format))
                 let adapter = ChromiumSchemeAdapter(
-                    registry: registry, connection: browser.connection,
+                    registry: registry, browser: browser,
                     configuration: ChromiumAdapterConfiguration(origins: [origin]))
                 try await adapter.start()
                 browsers.append(browser)

@@ -31,7 +31,7 @@
                 var configuration = ChromiumAdapterConfiguration(origins: [origin])
                 configure(&configuration)
                 let adapter = ChromiumSchemeAdapter(
-                    registry: registry, connection: browser.connection, configuration: configuration)
+                    registry: registry, browser: browser, configuration: configuration)
                 try await adapter.start()
                 let page = try await browser.newPage()
                 return ChromiumHarness(browser: browser, adapter: adapter, registry: registry, page: page)

@@ -21,7 +21,7 @@
             let browser = try await ChromiumBrowser.connect(to: remote.webSocketURL)
             #expect(browser.isAttached && browser.connection.wireFormat == .json)
             let adapter = ChromiumSchemeAdapter(
-                registry: registry, connection: browser.connection,
+                registry: registry, browser: browser,
                 configuration: ChromiumAdapterConfiguration(origins: [ChromiumHarness.origin]))
             try await adapter.start()
             let page = try await browser.newPage()
@@ -54,7 +54,7 @@
             try registry.register(LocalFileHandler(root: ChromiumHarness.sampleApp), for: "app", pathPrefix: "/media")
             let browser = try await ChromiumBrowser.connect(to: remote.webSocketURL, maximumMessageSize: 12_000)
             let adapter = ChromiumSchemeAdapter(
-                registry: registry, connection: browser.connection,
+                registry: registry, browser: browser,
                 configuration: ChromiumAdapterConfiguration(origins: [ChromiumHarness.origin]))
             try await adapter.start()
             let page = try await browser.newPage()

@@ -117,7 +117,7 @@
             #if Chromium
                 let chromium = try await ChromiumBrowser.launch()
                 let chromiumAdapter = ChromiumSchemeAdapter(
-                    registry: registry, connection: chromium.connection,
+                    registry: registry, browser: chromium,
                     configuration: ChromiumAdapterConfiguration(
                         origins: [VirtualOrigin(host: "app.localhost")]))
                 try await chromiumAdapter.start()

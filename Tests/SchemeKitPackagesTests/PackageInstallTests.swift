@@ -28,7 +28,7 @@
             let root = try store.activeRoot()
             #expect(samePath(root, temp.path("store/versions/1.0.0")))
             #expect(try files(under: root) == package.files)
-            #expect(samePath(try store.rootProvider(), root))
+            #expect(samePath(try store.activeRoot(), root))
             #expect(try FileManager.default.contentsOfDirectory(atPath: temp.path("store/staging").path).isEmpty)
         }
 

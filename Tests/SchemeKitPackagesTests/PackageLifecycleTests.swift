@@ -69,7 +69,7 @@
             let temp = try TestDirectory()
             defer { temp.remove() }
             let store = try await makeStoreWithTwoVersions(temp)
-            let provider = store.rootProvider
+            let provider = store.activeRoot
             let resolvedBefore = try provider()
             let oldIndex = try Data(contentsOf: resolvedBefore.appending(path: "index.html"))
 

@@ -1,10 +1,7 @@
 /// Which tier of a cache answered a lookup.
-public enum CacheTier: String, Sendable, Hashable, CustomStringConvertible {
+public enum CacheTier: String, Sendable, Hashable {
     /// The in-memory tier (``MemoryStorage``).
     case memory
     /// The on-disk tier (``DiskStorage``).
     case disk
-
-    /// `"memory"` or `"disk"`.
-    public var description: String { rawValue }
 }

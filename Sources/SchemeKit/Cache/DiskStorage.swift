@@ -9,8 +9,8 @@ public import Foundation
 /// ```swift
 /// // The disk tier of an image cache: entries survive a restart.
 /// let cache = ImageCache(disk: DiskStorage.Config(directory: cachesURL.appending(path: "images")))
-/// cache.put(png, mimeType: "image/png", forURL: URL(string: "https://cdn.example/a.png")!)
-/// cache.get(forURL: URL(string: "https://cdn.example/a.png")!)?.data   // png, also after a restart
+/// cache.put(png, mimeType: "image/png", forKey: ImageCacheKey(url: URL(string: "https://cdn.example/a.png")!))
+/// cache.get(forKey: ImageCacheKey(url: URL(string: "https://cdn.example/a.png")!))?.data   // png, also after a restart
 /// ```
 public enum DiskStorage {
     /// The directory, limits and defaults of a `Backend`.

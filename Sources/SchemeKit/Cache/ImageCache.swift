@@ -12,9 +12,9 @@ public import Foundation
 /// let cache = ImageCache(disk: .init(directory: cachesURL.appending(path: "images")),
 ///                        onWarning: { logger.warning("\($0)") })
 /// // Native side, after downloading an image:
-/// cache.put(png, mimeType: "image/png", forURL: URL(string: "https://cdn.example/a.png")!)
+/// cache.put(png, mimeType: "image/png", forKey: ImageCacheKey(url: URL(string: "https://cdn.example/a.png")!))
 /// // Web view: app://cdn.example/a.png is now served from memory.
-/// cache.get(forURL: URL(string: "app://cdn.example/a.png")!)?.tier   // .memory
+/// cache.get(forKey: ImageCacheKey(url: URL(string: "app://cdn.example/a.png")!))?.tier   // .memory
 /// ```
 ///
 /// ## Degrading to memory only
@@ -88,12 +88,6 @@ public final class ImageCache<C: Clock>: Sendable where C.Duration == Duration {
         }
     }
 
-    /// Stores an image under the key of `url` (its https equivalent); see
-    /// ``put(_:mimeType:forKey:expiration:)``.
-    public func put(_ data: Data, mimeType: String, forURL url: URL, expiration: CacheExpiration? = nil) {
-        put(data, mimeType: mimeType, forKey: ImageCacheKey(url: url), expiration: expiration)
-    }
-
     // MARK: Get
 
     /// The image for `key`, from memory or disk, or `nil` when absent, expired or corrupt.
@@ -124,22 +118,12 @@ public final class ImageCache<C: Clock>: Sendable where C.Duration == Duration {
         }
     }
 
-    /// The image for `url`'s key; see ``get(forKey:)``.
-    public func get(forURL url: URL) -> ImageCacheHit? {
-        get(forKey: ImageCacheKey(url: url))
-    }
-
     // MARK: Maintenance
 
     /// Removes the image for `key` from both tiers.
     public func remove(forKey key: ImageCacheKey) {
         memory.remove(forKey: key.rawValue)
         disk?.remove(forKey: key.rawValue)
-    }
-
-    /// Removes the image for `url`'s key from both tiers.
-    public func remove(forURL url: URL) {
-        remove(forKey: ImageCacheKey(url: url))
     }
 
     /// Empties the memory tier; the disk tier keeps everything. Call it on memory pressure.

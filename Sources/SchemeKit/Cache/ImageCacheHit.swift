@@ -32,5 +32,5 @@ public struct ImageCacheSize: Sendable, Hashable {
     }
 
     /// Memory plus disk.
-    public var total: Int { memory + disk }
+    package var total: Int { memory + disk }
 }

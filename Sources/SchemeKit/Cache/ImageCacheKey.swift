@@ -16,8 +16,8 @@ public import Foundation
 /// // "https://cdn.example/a.png?x=1"
 /// ```
 ///
-/// The native side computes the same key with ``init(url:)`` (or passes the URL to
-/// ``ImageCache/put(_:mimeType:forURL:expiration:)``), so both sides agree.
+/// The native side computes the same key with ``init(url:)`` and passes it to
+/// ``ImageCache/put(_:mimeType:forKey:expiration:)``, so both sides agree.
 public struct ImageCacheKey: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The normalised URL string.
     public let rawValue: String

@@ -7,8 +7,8 @@
 /// ```swift
 /// // A memory-only image cache of at most 32 MiB.
 /// let cache = ImageCache(memory: MemoryStorage.Config(totalCostLimit: 32 << 20), disk: nil)
-/// cache.put(png, mimeType: "image/png", forURL: URL(string: "https://cdn.example/a.png")!)
-/// cache.get(forURL: URL(string: "https://cdn.example/a.png")!)?.data   // png
+/// cache.put(png, mimeType: "image/png", forKey: ImageCacheKey(url: URL(string: "https://cdn.example/a.png")!))
+/// cache.get(forKey: ImageCacheKey(url: URL(string: "https://cdn.example/a.png")!))?.data   // png
 /// ```
 public enum MemoryStorage {
     /// Limits and defaults of a `Backend`.

@@ -22,7 +22,7 @@ import Synchronization
 /// A call made from inside a Swift task never blocks (a blocked cooperative thread could stall
 /// the very work that drains the queue): from async code, use ``write(_:)``, which suspends
 /// instead. A ``didReceive(_:)-(Data)`` from a task still queues past ``bufferLimit``, up to
-/// ``overflowLimit``; past that the task fails with ``Overflow`` (naming ``write(_:)``) and later
+/// 16 × ``bufferLimit``; past that the task fails with ``Overflow`` (naming ``write(_:)``) and later
 /// calls are dropped, so memory stays bounded whoever calls. Do not call it on the thread that
 /// delivers to your engine (an engine that delivers on its main thread, say) while the queue is
 /// full: the delivery could never run.
@@ -45,7 +45,7 @@ public final class CallbackSchemeTask: Sendable, Hashable {
         var writers: [CheckedContinuation<Bool, Never>] = []
     }
 
-    /// The error a task fails with when async code queued more than ``overflowLimit`` body bytes
+    /// The error a task fails with when async code queued more than 16 × ``bufferLimit`` body bytes
     /// through ``didReceive(_:)-(Data)``, which cannot wait for room there.
     public struct Overflow: Error, CustomStringConvertible, Sendable {
         /// The bound that was passed.
@@ -65,7 +65,7 @@ public final class CallbackSchemeTask: Sendable, Hashable {
     public let bufferLimit: Int
     /// The most body bytes queued by calls that cannot block (from a Swift task) before the task
     /// fails with ``Overflow``: 16 × ``bufferLimit``.
-    public var overflowLimit: Int { bufferLimit.multipliedReportingOverflow(by: 16).partialValue }
+    package var overflowLimit: Int { bufferLimit.multipliedReportingOverflow(by: 16).partialValue }
     /// The queue; a producer that must wait for room sleeps on its condition until the engine
     /// drains it (SchemeKit's one condition primitive, which the thread sanitizer sees).
     private let queue = ConditionLock(Queue())
@@ -125,7 +125,7 @@ public final class CallbackSchemeTask: Sendable, Hashable {
         case admitted
         /// A thread outside Swift's pool: sleeps until the queue has room.
         case blocking
-        /// A Swift task calling ``didReceive(_:)-(Data)``: cannot wait; fails past ``overflowLimit``.
+        /// A Swift task calling ``didReceive(_:)-(Data)``: cannot wait; fails past 16 × ``bufferLimit``.
         case bounded
     }
 

@@ -26,7 +26,7 @@ public struct HeaderPolicy: Sendable, Hashable {
     }
 
     /// Whether the policy has no rules.
-    public var isEmpty: Bool { rules.isEmpty }
+    package var isEmpty: Bool { rules.isEmpty }
 
     /// The rules whose pattern matches `path`, in order.
     package func rules(for path: String) -> [HeaderRule] {

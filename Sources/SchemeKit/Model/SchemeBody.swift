@@ -111,7 +111,7 @@ public struct SchemeBody: Sendable {
     /// region stays one.
     ///
     /// - Precondition: `range` lies within `0..<count`.
-    public func slice(_ range: Range<Int>) -> SchemeBody {
+    package func slice(_ range: Range<Int>) -> SchemeBody {
         precondition(range.lowerBound >= 0 && range.upperBound <= count, "slice \(range) outside 0..<\(count)")
         switch storage {
         case .bytes(let data):
@@ -125,7 +125,7 @@ public struct SchemeBody: Sendable {
     }
 
     /// The first `count` bytes (all of them when the body is shorter).
-    public func prefix(_ count: Int) -> SchemeBody {
+    package func prefix(_ count: Int) -> SchemeBody {
         slice(0..<Swift.min(Swift.max(count, 0), self.count))
     }
 

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 #if canImport(Glibc)
     import Glibc
@@ -46,7 +46,7 @@ public final class SchemeFileHandle: Sendable {
     /// Reads `count` bytes at `offset`; fewer when the file ends first (it was truncated).
     ///
     /// - Throws: ``LocalFileHandlerError/readFailed(errno:)`` on an I/O error.
-    public func read(offset: Int64, count: Int) throws -> Data {
+    package func read(offset: Int64, count: Int) throws -> Data {
         guard count > 0 else { return Data() }
         guard let memory = malloc(count) else { fatalError("out of memory allocating \(count) bytes") }
         switch POSIX.readFully(descriptor, into: memory, count: count, offset: offset) {

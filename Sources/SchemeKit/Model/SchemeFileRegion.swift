@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// A byte range of an open file, as a response body (``SchemeBody/init(fileRegion:)``).
 ///
@@ -26,7 +26,7 @@ public struct SchemeFileRegion: Sendable {
     /// Reads the region's bytes now (fewer when the file was truncated since).
     ///
     /// - Throws: ``LocalFileHandlerError/readFailed(errno:)`` on an I/O error.
-    public func read() throws -> Data {
+    package func read() throws -> Data {
         try file.read(offset: offset, count: count)
     }
 

@@ -67,7 +67,7 @@ public struct NetworkWriteThrough: Sendable {
     }
 
     /// The file a URL maps to, or `nil` when its host or path is not safe to map.
-    public func fileURL(for url: URL) -> URL? {
+    package func fileURL(for url: URL) -> URL? {
         guard let components = relativeComponents(for: url) else { return nil }
         return components.reduce(directory) { $0.appendingPathComponent($1, isDirectory: false) }
     }

@@ -21,7 +21,7 @@ public struct PreloadHandler: SchemeHandler {
     /// "preload".
     public var name: String { "preload" }
 
-    /// Serves the request from the preloader; see ``Preloader/serve(_:writer:)``.
+    /// Serves the request from the preloader; see the preloader's shared fetch.
     public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome
     {
         try await preloader.serve(request, writer: writer)

@@ -197,8 +197,7 @@ public final class Preloader: Sendable {
     // MARK: Serving
 
     /// Answers an engine request from a running or new shared fetch; used by ``PreloadHandler``.
-    public func serve(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome
-    {
+    func serve(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome {
         guard request.method == .get, request.body.isEmpty, request.headerFields[.range] == nil,
             request.headerFields[.authorization] == nil
         else {

@@ -19,13 +19,6 @@ public struct SchemeName: RawRepresentable, Hashable, Sendable, CustomStringConv
         self.rawValue = name
     }
 
-    /// Validates and lowercases `name`.
-    ///
-    /// - Throws: ``SchemeRegistryError`` saying whether the syntax is wrong or the scheme is reserved.
-    public init(validating name: String) throws(SchemeRegistryError) {
-        self.rawValue = try Self.validate(name)
-    }
-
     /// Creates a scheme name from a literal. Traps on an invalid literal: a programming error.
     public init(stringLiteral value: String) {
         do {
@@ -33,6 +26,12 @@ public struct SchemeName: RawRepresentable, Hashable, Sendable, CustomStringConv
         } catch {
             preconditionFailure("invalid scheme literal \"\(value)\": \(error)")
         }
+    }
+
+    /// Validates and lowercases `name`, throwing what ``SchemeRegistry/register(_:for:host:pathPrefix:)``
+    /// throws for it.
+    package init(validating name: String) throws(SchemeRegistryError) {
+        self.rawValue = try Self.validate(name)
     }
 
     /// The name.

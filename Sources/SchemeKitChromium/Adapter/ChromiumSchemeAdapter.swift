@@ -11,7 +11,7 @@
     /// try registry.register(LocalFileHandler(root: appDirectory), for: "app")
     /// let browser = try await ChromiumBrowser.launch()
     /// let adapter = ChromiumSchemeAdapter(
-    ///     registry: registry, connection: browser.connection,
+    ///     registry: registry, browser: browser,
     ///     configuration: ChromiumAdapterConfiguration(origins: [VirtualOrigin(host: "app.localhost")]))
     /// try await adapter.start()
     /// let page = try await browser.newPage()
@@ -81,13 +81,21 @@
             Task { _ = try? await interception.update(on: connection) }
         }
 
-        /// Creates an adapter; nothing is intercepted until ``start()``.
+        /// Creates an adapter serving `browser`; nothing is intercepted until ``start()``.
         ///
         /// - Parameters:
         ///   - registry: The registry that answers requests.
-        ///   - connection: A browser connection (``ChromiumBrowser/connection``).
+        ///   - browser: A launched or attached browser (``ChromiumBrowser/launch(_:)``,
+        ///     ``ChromiumBrowser/connect(to:maximumMessageSize:timeout:)``).
         ///   - configuration: Origins and policies.
-        public init(
+        public convenience init(
+            registry: SchemeRegistry, browser: ChromiumBrowser, configuration: ChromiumAdapterConfiguration
+        ) {
+            self.init(registry: registry, connection: browser.connection, configuration: configuration)
+        }
+
+        /// Creates an adapter on a DevTools connection (a browser's, or a test's fake transport).
+        package init(
             registry: SchemeRegistry, connection: ChromiumConnection, configuration: ChromiumAdapterConfiguration
         ) {
             self.registry = registry

@@ -19,7 +19,7 @@
     /// launched Chromium otherwise outlives it.
     public final class ChromiumBrowser: Sendable {
         /// The DevTools connection (the browser session and every flattened session).
-        public let connection: ChromiumConnection
+        package let connection: ChromiumConnection
         /// Chromium's process id; `0` for a browser attached with ``connect(to:maximumMessageSize:timeout:)``.
         public var processIdentifier: Int32 { process?.pid ?? 0 }
         /// Whether this browser attached to a Chromium it did not start (and will not stop).

@@ -7,7 +7,7 @@
     ///
     /// Created by ``ChromiumBrowser/launch(_:)`` (over the pipe) or
     /// ``ChromiumBrowser/connect(to:maximumMessageSize:timeout:)`` (over a WebSocket) and handed to
-    /// ``ChromiumSchemeAdapter/init(registry:connection:configuration:)``. The DevTools client itself
+    /// the adapter (``ChromiumSchemeAdapter/init(registry:browser:configuration:)``). The DevTools client itself
     /// (commands matched to replies by id, events as async sequences, flattened sessions routed by
     /// `sessionId`) is this package's own: pages and the adapter use it.
     ///
@@ -15,7 +15,7 @@
     /// code `EngineError.Code.disconnected`, every later one throws it at once, and every event
     /// sequence ends: nothing waits forever. A message from Chromium over 256 MiB closes the
     /// connection with `EngineError.Code.messageTooLarge`.
-    public final class ChromiumConnection: Sendable {
+    package final class ChromiumConnection: Sendable {
         /// The wire format of this connection.
         package let wireFormat: ChromiumWireFormat
         private let core = ProtocolConnectionCore<CDPValue, CDPEvent, EventFilter>()

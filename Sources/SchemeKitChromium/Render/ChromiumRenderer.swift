@@ -65,7 +65,7 @@
                 var configuration = configuration
                 configuration.origins = origins
                 let adapter = ChromiumSchemeAdapter(
-                    registry: registry, connection: browser.connection, configuration: configuration)
+                    registry: registry, browser: browser, configuration: configuration)
                 try await adapter.start()
                 let pool = browser.makePagePool(configuration: SessionPoolConfiguration(warmCount: 1, maximumCount: 2))
                 await pool.start()

@@ -1,7 +1,7 @@
 // Built with the package trait `Server` (on by default); without it the module is empty.
 #if Server
     public import Foundation
-    public import HTTPTypes
+    package import HTTPTypes
     public import SchemeKit
 
     /// Everything `schemeserve` needs to serve a directory through a scheme: what to serve, where
@@ -68,7 +68,7 @@
         public var watch: Bool
         /// How often the watcher compares modification times where it polls (systems without
         /// `inotify`; on Linux changes are reported as they happen). Default: 300 ms.
-        public var watchInterval: Duration
+        package var watchInterval: Duration
         /// Whether compressible responses are gzipped on the fly for clients that accept it, and
         /// precompressed `name.br` / `name.gz` siblings served in place of `name`. Default: `true`.
         public var gzip: Bool
@@ -89,9 +89,9 @@
         /// larger file is sent with `sendfile` through the whole handler chain on every request.
         /// Up to about 512 KiB the first is the faster (`Benchmarks/serve.sh`), so the default
         /// covers a web app's scripts, stylesheets and images.
-        public var smallFileCacheLimit: Int
+        package var smallFileCacheLimit: Int
         /// The most bytes the small-file cache holds. Default: 32 MiB.
-        public var smallFileCacheCapacity: Int
+        package var smallFileCacheCapacity: Int
         /// How many event loops (threads) accept and answer connections, or `nil` for one per
         /// core the process may run on: SwiftNIO's count (the machine's cores within the cgroup's
         /// `cpuset` and CPU quota) and, on Linux, at most the CPUs of the process's affinity mask
@@ -103,7 +103,8 @@
         /// remove `X-Content-Type-Options`, `Cross-Origin-Resource-Policy`, the CORS fields or `Vary`.
         /// Patterns match the request's normalised path, the one the file handler serves
         /// (`//index.html` and `/%69ndex.html` are `/index.html`). Fields that frame the message
-        /// (``ServeConfiguration/serverOwnedFields``) cannot be set or removed: ``SchemeServer``
+        /// (`Content-Length`, `Transfer-Encoding`, `Content-Encoding`, `Content-Range`, `Connection`,
+        /// `Keep-Alive`, `Upgrade`, `TE`, `Trailer`, `Date`) cannot be set or removed: ``SchemeServer``
         /// refuses such a rule when it is created. Default: none.
         public var headerRules: [HeaderRule]
 
@@ -149,7 +150,7 @@
         /// and encoded (`Content-Length`, `Transfer-Encoding`, `Content-Encoding`, `Content-Range`),
         /// manage the connection (`Connection`, `Keep-Alive`, `Upgrade`, `TE`, `Trailer`) or are the
         /// origin's clock (`Date`). Every other field the server adds can be overridden.
-        public static let serverOwnedFields: Set<HTTPField.Name> = [
+        package static let serverOwnedFields: Set<HTTPField.Name> = [
             .contentLength, .transferEncoding, .contentEncoding, .contentRange, .connection,
             HTTPField.Name("Keep-Alive")!, .upgrade, .te, .trailer, .date,
         ]

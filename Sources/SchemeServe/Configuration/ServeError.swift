@@ -18,7 +18,7 @@
         /// An option's value is invalid.
         package static func invalidOption(_ message: String) -> ServeError { ServeError(kind: .invalidOption(message)) }
         /// The server could not listen (port in use, address not available).
-        public static func bindFailed(address: String, port: Int, reason: String) -> ServeError {
+        package static func bindFailed(address: String, port: Int, reason: String) -> ServeError {
             ServeError(kind: .bindFailed(address, port, reason))
         }
 

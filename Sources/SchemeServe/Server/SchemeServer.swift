@@ -39,7 +39,7 @@
         }
 
         /// The configuration.
-        public let configuration: ServeConfiguration
+        package let configuration: ServeConfiguration
         /// The registry requests are dispatched through.
         public let registry: SchemeRegistry
         private let logger: Logger
@@ -63,7 +63,7 @@
         ///   - accessLogger: The access log's logger, or `nil` for no access log. Default: `logger`.
         /// - Throws: ``ServeError`` for an invalid configuration (not a directory, bad scheme,
         ///   unavailable option, ``ServeConfiguration/watch`` with a ``ServeConfiguration/rootProvider``,
-        ///   a header rule for one of ``ServeConfiguration/serverOwnedFields``).
+        ///   a header rule for a field the server owns, see ``ServeConfiguration/headerRules``).
         public init(configuration: ServeConfiguration, logger: Logger, accessLogger: Logger?? = .none) throws {
             try self.init(
                 configuration: configuration, factories: .standard, logger: logger, accessLogger: accessLogger)
@@ -98,7 +98,7 @@
         /// - Parameters:
         ///   - signals: Whether SIGINT and SIGTERM start a graceful shutdown. Default: `true`.
         ///   - onReady: Called once, when the server listens, with the real address.
-        /// - Throws: ``ServeError/bindFailed(address:port:reason:)`` when the address cannot be bound.
+        /// - Throws: ``ServeError`` (not a usage error) when the address cannot be bound.
         public func run(
             gracefulShutdownOnSignals signals: Bool = true,
             onReady: @escaping @Sendable (BoundAddress) -> Void

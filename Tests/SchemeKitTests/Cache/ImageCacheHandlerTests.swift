@@ -52,7 +52,9 @@ struct ImageCacheHandlerTests {
 
     @Test func servesAnImageTheNativeSidePut() async throws {
         let cache = memoryCache()
-        cache.put(testBytes(5000), mimeType: "image/jpeg", forURL: URL(string: "https://cdn.example/p/a.jpg")!)
+        cache.put(
+            testBytes(5000), mimeType: "image/jpeg",
+            forKey: ImageCacheKey(url: URL(string: "https://cdn.example/p/a.jpg")!))
         let registry = try makeRegistry(ImageCacheHandler(cache: cache))
         let (sink, task) = try await run(registry, "app://cdn.example/p/a.jpg")
         #expect(sink.response?.status == .ok)
@@ -68,18 +70,22 @@ struct ImageCacheHandlerTests {
         let directory = CacheTemporaryDirectory()
         defer { directory.remove() }
         ImageCache(disk: .init(directory: directory.url), clock: CacheTestClock())
-            .put(testBytes(777), mimeType: "image/gif", forURL: URL(string: "https://cdn.example/x.gif")!)
+            .put(
+                testBytes(777), mimeType: "image/gif",
+                forKey: ImageCacheKey(url: URL(string: "https://cdn.example/x.gif")!))
         let cache = ImageCache(disk: .init(directory: directory.url), clock: CacheTestClock())
         let registry = try makeRegistry(ImageCacheHandler(cache: cache))
         let (sink, _) = try await run(registry, "app://cdn.example/x.gif")
         #expect(sink.response?.headerFields[.contentType] == "image/gif")
         #expect(sink.body == testBytes(777))
-        #expect(cache.get(forURL: URL(string: "app://cdn.example/x.gif")!)?.tier == .memory)
+        #expect(cache.get(forKey: ImageCacheKey(url: URL(string: "app://cdn.example/x.gif")!))?.tier == .memory)
     }
 
     @Test func headGetsTheHeadersWithoutABody() async throws {
         let cache = memoryCache()
-        cache.put(testBytes(100), mimeType: "image/png", forURL: URL(string: "https://cdn.example/a.png")!)
+        cache.put(
+            testBytes(100), mimeType: "image/png", forKey: ImageCacheKey(url: URL(string: "https://cdn.example/a.png")!)
+        )
         let registry = try makeRegistry(ImageCacheHandler(cache: cache))
         let (sink, _) = try await run(registry, "app://cdn.example/a.png", method: .head)
         #expect(sink.response?.status == .ok)
@@ -90,7 +96,9 @@ struct ImageCacheHandlerTests {
 
     @Test func acceptHeaderMakesAnExtensionlessPathAnImage() async throws {
         let cache = memoryCache()
-        cache.put(testBytes(10), mimeType: "image/webp", forURL: URL(string: "https://cdn.example/avatar/42")!)
+        cache.put(
+            testBytes(10), mimeType: "image/webp",
+            forKey: ImageCacheKey(url: URL(string: "https://cdn.example/avatar/42")!))
         let registry = try makeRegistry(ImageCacheHandler(cache: cache))
         let (sink, _) = try await run(registry, "app://cdn.example/avatar/42", headers: [.accept: "image/webp,*/*"])
         #expect(sink.body == testBytes(10))
@@ -108,7 +116,8 @@ struct ImageCacheHandlerTests {
         #expect(first.body == upstream.body)
         #expect(first.violations.isEmpty)
         #expect(upstream.calls.count == 1)
-        #expect(cache.get(forURL: URL(string: "https://cdn.example/new.png")!)?.data == upstream.body)
+        #expect(
+            cache.get(forKey: ImageCacheKey(url: URL(string: "https://cdn.example/new.png")!))?.data == upstream.body)
 
         let (second, task) = try await run(registry, "app://cdn.example/new.png")
         #expect(second.body == upstream.body)
@@ -117,7 +126,7 @@ struct ImageCacheHandlerTests {
         #expect(task.respondingHandler == "image-cache")
         // Written through to disk too.
         cache.purgeMemory()
-        #expect(cache.get(forURL: URL(string: "https://cdn.example/new.png")!)?.tier == .disk)
+        #expect(cache.get(forKey: ImageCacheKey(url: URL(string: "https://cdn.example/new.png")!))?.tier == .disk)
     }
 
     enum Unstorable: String, CaseIterable, CustomTestStringConvertible {
@@ -232,6 +241,6 @@ struct ImageCacheHandlerTests {
         #expect(sink.terminalCount == 0)
         #expect(sink.body.count == 100)
         #expect(cache.totalSize.total == 0)
-        #expect(cache.get(forURL: URL(string: "https://cdn.example/a.png")!) == nil)
+        #expect(cache.get(forKey: ImageCacheKey(url: URL(string: "https://cdn.example/a.png")!)) == nil)
     }
 }

@@ -30,17 +30,19 @@ struct ImageCacheTests {
         defer { directory.remove() }
         let cache = ImageCache(disk: .init(directory: directory.url), clock: CacheTestClock())
         let png = testBytes(5000)
-        cache.put(png, mimeType: "image/png", forURL: URL(string: "https://cdn.example/a.png")!)
+        cache.put(png, mimeType: "image/png", forKey: ImageCacheKey(url: URL(string: "https://cdn.example/a.png")!))
         let url = URL(string: "app://cdn.example/a.png")!
-        #expect(cache.get(forURL: url) == ImageCacheHit(data: png, mimeType: "image/png", tier: .memory))
+        #expect(
+            cache.get(forKey: ImageCacheKey(url: url)) == ImageCacheHit(data: png, mimeType: "image/png", tier: .memory)
+        )
         #expect(cache.totalSize.memory == 5000 + "image/png".utf8.count)
         #expect(cache.totalSize.disk > 5000)
         cache.purgeMemory()
         #expect(cache.totalSize.memory == 0)
-        #expect(cache.get(forURL: url)?.tier == .disk)
-        #expect(cache.get(forURL: url)?.tier == .memory)  // promoted
-        cache.remove(forURL: url)
-        #expect(cache.get(forURL: url) == nil)
+        #expect(cache.get(forKey: ImageCacheKey(url: url))?.tier == .disk)
+        #expect(cache.get(forKey: ImageCacheKey(url: url))?.tier == .memory)  // promoted
+        cache.remove(forKey: ImageCacheKey(url: url))
+        #expect(cache.get(forKey: ImageCacheKey(url: url)) == nil)
         #expect(cache.totalSize.total == 0)
     }
 
