@@ -1,4 +1,4 @@
-package import Foundation
+public import Foundation
 
 /// A byte range of an open file, as a response body (``SchemeBody/init(fileRegion:)``).
 ///
@@ -26,7 +26,7 @@ public struct SchemeFileRegion: Sendable {
     /// Reads the region's bytes now (fewer when the file was truncated since).
     ///
     /// - Throws: ``LocalFileHandlerError/readFailed(errno:)`` on an I/O error.
-    package func read() throws -> Data {
+    public func read() throws -> Data {
         try file.read(offset: offset, count: count)
     }
 
