@@ -117,7 +117,8 @@
 
         /// What a browser gets for a file too large for the body cache, gzipped by the server as it
         /// streams: `Vary` names `Accept-Encoding` once (with `--cors`, `Origin` too), the 304 to
-        /// its revalidation carries the weak tag the 200 had (RFC 9110 §15.4.5), and a failed
+        /// its revalidation carries the weak tag the 200 had (RFC 9110 §15.4.5) and a client without
+        /// gzip the file's strong tag, and a failed
         /// precondition is a plain 412 that says no coding, as are 412s of small files, repeated.
         @Test func aGzippedFilesVaryRevalidationAndFailedPreconditionsAgree() async throws {
             let origin = "http://127.0.0.1:5173"
@@ -141,6 +142,22 @@
                 #expect(revalidated.status == 304)
                 #expect(revalidated.header("ETag") == tag)
                 #expect(revalidated.header("Vary") == "Accept-Encoding, Origin")
+                // A client without gzip gets the file itself under its strong tag, and so does its
+                // 304, whatever form its If-None-Match uses; the kept variant of a small file too.
+                let plainTag = try #require(try await RawHTTP.fetch(port: server.port, "/large.js").header("ETag"))
+                #expect(tag == "W/" + plainTag)
+                let small = try await RawHTTP.fetch(port: server.port, "/a.css", headers: browser)
+                let smallTag = try #require(small.header("ETag"))
+                for (path, weak) in [("/large.js", tag), ("/a.css", smallTag), ("/a.css", smallTag)] {
+                    #expect(weak.hasPrefix("W/\""), "\(path)")
+                    let plain = try await RawHTTP.fetch(port: server.port, path, headers: ["If-None-Match": weak])
+                    #expect(plain.status == 304, "\(path)")
+                    #expect(plain.header("ETag") == String(weak.dropFirst(2)), "\(path)")
+                    let again = try await RawHTTP.fetch(
+                        port: server.port, path, headers: browser.merging(["If-None-Match": weak]) { $1 })
+                    #expect(again.status == 304, "\(path)")
+                    #expect(again.header("ETag") == weak, "\(path)")
+                }
                 for path in ["/large.js", "/a.css", "/a.css", "/a.css"] {
                     let refused = try await RawHTTP.fetch(
                         port: server.port, path, headers: browser.merging(["If-Match": "\"nope\""]) { $1 })

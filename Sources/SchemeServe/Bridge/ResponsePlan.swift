@@ -102,7 +102,7 @@
                 !ResponseTransforms.forbidsTransformation(fields)
             {
                 if fields[.contentEncoding] == nil, fields[.contentRange] == nil, request.headerFields[.range] == nil,
-                    let accept = request.headerFields[.acceptEncoding], AcceptEncoding(accept).allows("gzip"),
+                    Self.acceptsGzip(request),
                     (fields[.contentLength].flatMap(Int.init) ?? Int.max) >= 256
                 {
                     transforms.gzip = true
@@ -112,10 +112,19 @@
                 }
                 ResponseTransforms.addVary("Accept-Encoding", to: &fields)
             }
-            if status == .notModified {
+            // A 304 carries the tag its 200 would have (RFC 9110 §15.4.5). That 200 is weak when this
+            // server changes the body (gzip for a client that takes it, the live-reload script),
+            // which the handler, answering the 304, does not know; a client without gzip gets the
+            // file itself, under the handler's strong tag, whatever form its `If-None-Match` uses.
+            if status == .notModified, liveReloadScript != nil || (gzip && Self.acceptsGzip(request)) {
                 ResponseTransforms.matchValidatorForm(&fields, ifNoneMatch: request.headerFields[.ifNoneMatch])
             }
             return ResponsePlan(status: status, fields: fields, transforms: transforms)
+        }
+
+        /// Whether `request`'s `Accept-Encoding` allows gzip.
+        static func acceptsGzip(_ request: HTTPRequest) -> Bool {
+            request.headerFields[.acceptEncoding].map { AcceptEncoding($0).allows("gzip") } ?? false
         }
 
         /// A `Location` on the app's origin (`app://localhost/login`, from a handler or a
