@@ -33,9 +33,9 @@
     /// table sits behind a mutex.
     public final class WebKitSchemeAdapter: @unchecked Sendable {
         /// The registry answering requests.
-        public let registry: SchemeRegistry
+        package let registry: SchemeRegistry
         /// The main context the adapter calls WebKit on.
-        public let executor: GLibExecutor
+        package let executor: GLibExecutor
         /// Body bytes buffered per response before the handler waits. Default: 256 KiB.
         package let bufferCapacity: Int
         /// The largest request body (a `POST`'s, in bytes) a handler can read. Bodies are read as the

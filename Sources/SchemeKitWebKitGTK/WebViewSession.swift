@@ -22,7 +22,7 @@
     /// ``isHealthy()`` is `false` once the view's web process terminated (`web-process-terminated`).
     public final class WebViewSession: PoolableSession, @unchecked Sendable {
         /// The executor of the main context the view lives on.
-        public let executor: GLibExecutor
+        package let executor: GLibExecutor
         /// The `WebKitWebView` (a `GtkWidget`). Use it on the main context only.
         public nonisolated(unsafe) let view: UnsafeMutablePointer<WebKitWebView>
         private nonisolated(unsafe) let window: UnsafeMutablePointer<GtkWidget>
