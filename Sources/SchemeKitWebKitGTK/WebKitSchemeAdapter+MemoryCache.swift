@@ -16,7 +16,7 @@
         /// the old version's cached files with the new one's pages. Main resources (the pages
         /// themselves) are never cached.
         ///
-        /// Callable from any task; WebKit is called on ``executor``.
+        /// Callable from any task; WebKit is called on the adapter's executor.
         ///
         /// - Parameter networkSession: The `WebKitNetworkSession` whose cache to empty. Default: `nil`,
         ///   WebKit's default session (the one ``WebViewSession`` views use).

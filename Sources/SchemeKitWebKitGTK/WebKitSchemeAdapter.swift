@@ -13,8 +13,9 @@
     /// from `app://` pages work. Each `WebKitURISchemeRequest` becomes a guarded `SchemeTask`:
     /// - method, headers and body (when WebKit gives one) become a `SchemeRequest`;
     /// - the handler runs off the main context (in a Swift task); its body writes go straight into a
-    ///   thread-safe buffer from the handler's thread, and the main context (``executor``) is only
-    ///   asked to answer the request with the head and to complete a read WebKit is waiting on;
+    ///   thread-safe buffer from the handler's thread, and the main context (the executor the adapter
+    ///   was given) is only asked to answer the request with the head and to complete a read WebKit
+    ///   is waiting on;
     /// - the head becomes a `WebKitURISchemeResponse` (status, content type, headers, length) whose body
     ///   streams through a bounded `GInputStream` (`bufferCapacity`): the handler waits while WebKit
     ///   has not read, so a file is never held in memory whole;
