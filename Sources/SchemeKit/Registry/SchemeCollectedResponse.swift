@@ -19,7 +19,7 @@ public struct SchemeCollectedResponse: Sendable {
     package var validator: FileIdentityCheck?
 
     /// Creates a collected response.
-    package init(head: SchemeResponse, body: Data, answeredBy: String? = nil) {
+    public init(head: SchemeResponse, body: Data, answeredBy: String? = nil) {
         self.head = head
         self.body = body
         self.answeredBy = answeredBy
