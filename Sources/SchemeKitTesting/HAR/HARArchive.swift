@@ -43,6 +43,13 @@ package struct HARArchive: Sendable, Hashable, Codable {
                 "this is a zip archive (Playwright's .har.zip): unzip it first (the .har and its body files into one directory), or pass it to schemeserve --har or headless-render --har"
             )
         }
+        // Foundation's JSON scanner traps, instead of throwing, on arrays nested 513 deep (found
+        // by FuzzHAR): deeper nesting than any HAR file has is refused before it is parsed.
+        if let offset = Self.nestingDeeperThan(Self.maximumNesting, in: data) {
+            throw HARError(
+                .malformedJSON, "arrays and objects nested more than \(Self.maximumNesting) deep",
+                byteOffset: offset)
+        }
         do {
             self = try JSONDecoder().decode(HARArchive.self, from: data)
         } catch let error as HARError {
@@ -52,6 +59,39 @@ package struct HARArchive: Sendable, Hashable, Codable {
         } catch {
             throw HARError(.invalidArchive, decoding: error)
         }
+    }
+
+    /// The deepest nesting of arrays and objects read, Foundation's own limit (a HAR file nests
+    /// about six deep; `_` members may nest more).
+    static let maximumNesting = 512
+
+    /// The offset of the first `[` or `{` (outside strings) that opens more than `limit` levels,
+    /// or `nil`: one pass over the bytes, no values built.
+    static func nestingDeeperThan(_ limit: Int, in data: Data) -> Int? {
+        var depth = 0
+        var inString = false
+        var escaped = false
+        for (offset, byte) in data.enumerated() {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                if depth > limit { return offset }
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+            default: break
+            }
+        }
+        return nil
     }
 
     /// Reads an archive from a HAR file.
