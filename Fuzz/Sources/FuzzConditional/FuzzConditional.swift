@@ -1,6 +1,7 @@
 import Foundation
 import FuzzSupport
 import HTTPTypes
+
 @testable import SchemeKit
 
 /// Conditional requests: entity tags and their lists, HTTP dates in the three formats, and the
@@ -39,7 +40,8 @@ struct FuzzConditional {
                 checkEntityTags(value)
                 checkDate(value)
             }
-            checkEvaluation(fields: fields, method: method, validators: .init(entityTag: tag, lastModified: lastModified))
+            checkEvaluation(
+                fields: fields, method: method, validators: .init(entityTag: tag, lastModified: lastModified))
         }
     }
 
@@ -62,8 +64,9 @@ struct FuzzConditional {
         guard let seconds = HTTPDate.parseSecondsSince1970(value, now: now) else { return }
         let formatted = HTTPDate.format(secondsSince1970: seconds)
         require(formatted.utf8.count == 29, "IMF-fixdate length")
-        require(HTTPDate.parseSecondsSince1970(formatted, now: now) == seconds,
-                "format(parse(x)) does not parse back: \(value.debugDescription) → \(formatted)")
+        require(
+            HTTPDate.parseSecondsSince1970(formatted, now: now) == seconds,
+            "format(parse(x)) does not parse back: \(value.debugDescription) → \(formatted)")
         let trimmed = value.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
         if trimmed.utf8.count == 29, trimmed.utf8.dropFirst(3).first == UInt8(ascii: ","),
             trimmed.prefix(3) == formatted.prefix(3), !trimmed.contains(":60 ")  // a leap second reads as :59
@@ -84,8 +87,10 @@ struct FuzzConditional {
         let dayText = day < 10 ? " \(day)" : "\(day)"
         let asctime = "\(weekday) \(parts[2]) \(dayText) \(parts[4]) \(parts[3])"
         require(HTTPDate.parseSecondsSince1970(asctime, now: now) == seconds, "asctime round trip: \(asctime)")
-        let longDays = ["Sun": "Sunday", "Mon": "Monday", "Tue": "Tuesday", "Wed": "Wednesday", "Thu": "Thursday",
-                        "Fri": "Friday", "Sat": "Saturday"]
+        let longDays = [
+            "Sun": "Sunday", "Mon": "Monday", "Tue": "Tuesday", "Wed": "Wednesday", "Thu": "Thursday",
+            "Fri": "Friday", "Sat": "Saturday",
+        ]
         let year = Int(parts[3])!
         // RFC 850's two-digit year means the most recent year with those digits that is at most
         // 50 years after now; only those years round-trip.
@@ -95,10 +100,14 @@ struct FuzzConditional {
         }
     }
 
-    static func checkEvaluation(fields: HTTPFields, method: HTTPRequest.Method, validators: ConditionalRequest.Validators) {
+    static func checkEvaluation(
+        fields: HTTPFields, method: HTTPRequest.Method, validators: ConditionalRequest.Validators
+    ) {
         let request = ConditionalRequest(fields)
         let decision = request.evaluate(method: method, validators: validators)
-        require(decision == ConditionalRequest(fields).evaluate(method: method, validators: validators), "not deterministic")
+        require(
+            decision == ConditionalRequest(fields).evaluate(method: method, validators: validators), "not deterministic"
+        )
         // RFC 9110 §13.2.2 step 1: a failing If-Match always wins.
         if let ifMatch = request.ifMatch, !ifMatch.strongMatches(validators.entityTag) {
             require(decision == .preconditionFailed, "failing If-Match not 412")

@@ -1,5 +1,6 @@
 import Foundation
 import FuzzSupport
+
 @testable import SchemeKit
 @testable import SchemeKitTesting
 

@@ -1,4 +1,5 @@
 import FuzzSupport
+
 @testable import SchemeKit
 
 /// `Range` parsing and evaluation against a representation size, then multipart framing.
@@ -49,8 +50,9 @@ struct FuzzRange {
             var total: Int64 = 0
             var overflow = false
             for range in ranges {
-                require(range.first >= 0 && range.first <= range.last && range.last < size,
-                        "range \(range) outside a representation of \(size) bytes")
+                require(
+                    range.first >= 0 && range.first <= range.last && range.last < size,
+                    "range \(range) outside a representation of \(size) bytes")
                 require(range.count == range.last - range.first + 1, "count")
                 (total, overflow) = total.addingReportingOverflow(range.count)
                 if overflow { break }
@@ -71,7 +73,8 @@ struct FuzzRange {
     /// `contentLength`. A body whose length does not fit in 64 bits must never be produced.
     static func checkMultipart(ranges: [ByteRange], size: Int64, contentType: String?) {
         let multipart = MultipartByteRanges(
-            ranges: ranges, completeLength: size, contentType: contentType, boundary: "0123456789abcdef0123456789abcdef")
+            ranges: ranges, completeLength: size, contentType: contentType, boundary: "0123456789abcdef0123456789abcdef"
+        )
         var expected = Int64(multipart.closingDelimiter.utf8.count)
         for (index, range) in ranges.enumerated() {
             let header = multipart.partHeader(at: index)

@@ -1,6 +1,7 @@
 import Foundation
 import FuzzSupport
 import HTTPTypes
+
 @testable import SchemeKit
 
 /// `SchemeRequest` built from HTTP parts the way `schemeserve` builds it
@@ -21,7 +22,9 @@ struct FuzzRequestParts {
             let authority = input.string()
             let method = methods[Int(input.byte()) % methods.count]
             var fields = HTTPFields()
-            let names: [HTTPField.Name] = [.range, .ifMatch, .ifNoneMatch, .ifModifiedSince, .ifRange, .accept, .cookie]
+            let names: [HTTPField.Name] = [
+                .range, .ifMatch, .ifNoneMatch, .ifModifiedSince, .ifRange, .accept, .cookie,
+            ]
             for name in names where input.bool() {
                 fields.append(HTTPField(name: name, value: input.string()))
             }
@@ -30,10 +33,12 @@ struct FuzzRequestParts {
         }
     }
 
-    static func check(scheme: String, authority: String, target: String, method: HTTPRequest.Method, fields: HTTPFields) {
+    static func check(scheme: String, authority: String, target: String, method: HTTPRequest.Method, fields: HTTPFields)
+    {
         let request: SchemeRequest
         do {
-            request = try SchemeRequest(scheme: scheme, authority: authority, path: target, method: method, headerFields: fields)
+            request = try SchemeRequest(
+                scheme: scheme, authority: authority, path: target, method: method, headerFields: fields)
         } catch {
             return  // a typed SchemeRequestError: schemeserve answers 400
         }
@@ -42,16 +47,18 @@ struct FuzzRequestParts {
         require(request.path.hasPrefix("/"), "path without /: \(request.path.debugDescription)")
         require(request.method == method, "method changed")
         if let joined = try? SchemeRequest("\(scheme)://\(authority)\(target)") {
-            require(joined.scheme == request.scheme && joined.host == request.host && joined.port == request.port
+            require(
+                joined.scheme == request.scheme && joined.host == request.host && joined.port == request.port
                     && joined.path == request.path && joined.query == request.query,
-                    "parts and joined string differ: \(scheme) \(authority) \(target)")
+                "parts and joined string differ: \(scheme) \(authority) \(target)")
         } else {
             Fuzzer.fail("parts accepted, joined string rejected: \(scheme) \(authority) \(target)")
         }
         // What the handler chain reads next.
         _ = try? SafeRelativePath(percentEncodedPath: request.path)
         let conditions = ConditionalRequest(request.headerFields)
-        _ = conditions.evaluate(method: request.method, validators: .init(entityTag: EntityTag(opaqueTag: "x"), lastModified: 0))
+        _ = conditions.evaluate(
+            method: request.method, validators: .init(entityTag: EntityTag(opaqueTag: "x"), lastModified: 0))
         _ = RangeRequest.evaluate(request.headerFields[.range], size: 1000)
     }
 }

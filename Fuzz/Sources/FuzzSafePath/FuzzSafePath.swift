@@ -1,5 +1,6 @@
 import Foundation
 import FuzzSupport
+
 @testable import SchemeKit
 
 /// `SafeRelativePath`, the one decoder from a URL path to a file under a root.
@@ -44,15 +45,21 @@ struct FuzzSafePath {
             total += bytes.count
             require(!bytes.isEmpty, "empty component in \(path.debugDescription)")
             require(bytes.count <= SafeRelativePath.maxComponentBytes, "component too long")
-            require(!bytes.contains(UInt8(ascii: "/")) && !bytes.contains(UInt8(ascii: "\\")),
-                    "separator in component \(component.debugDescription) of \(path.debugDescription)")
+            require(
+                !bytes.contains(UInt8(ascii: "/")) && !bytes.contains(UInt8(ascii: "\\")),
+                "separator in component \(component.debugDescription) of \(path.debugDescription)")
             require(!bytes.contains { $0 < 0x20 || $0 == 0x7F }, "control byte in \(path.debugDescription)")
-            require(!component.unicodeScalars.contains { (0x80...0x9F).contains($0.value) }, "C1 control in \(path.debugDescription)")
+            require(
+                !component.unicodeScalars.contains { (0x80...0x9F).contains($0.value) },
+                "C1 control in \(path.debugDescription)")
             let beforeParameter = component.split(separator: ";", omittingEmptySubsequences: false).first ?? ""
-            require(!(beforeParameter.contains(".") && beforeParameter.allSatisfy({ $0 == "." || $0 == " " })),
-                    "dot segment \(component.debugDescription) accepted from \(path.debugDescription)")
-            require(!(bytes.count >= 2 && bytes[1] == UInt8(ascii: ":") && (bytes[0] | 0x20) >= 0x61 && (bytes[0] | 0x20) <= 0x7A),
-                    "drive letter accepted from \(path.debugDescription)")
+            require(
+                !(beforeParameter.contains(".") && beforeParameter.allSatisfy({ $0 == "." || $0 == " " })),
+                "dot segment \(component.debugDescription) accepted from \(path.debugDescription)")
+            require(
+                !(bytes.count >= 2 && bytes[1] == UInt8(ascii: ":") && (bytes[0] | 0x20) >= 0x61
+                    && (bytes[0] | 0x20) <= 0x7A),
+                "drive letter accepted from \(path.debugDescription)")
             require(String(validating: bytes, as: UTF8.self) != nil, "invalid UTF-8 accepted")
             depth += 1  // no component can go up, so the depth never falls below the root
         }
@@ -64,7 +71,8 @@ struct FuzzSafePath {
         // followed by a combining mark is one `Character` (that made an earlier version of this check
         // drop a component and report an escape that was not there).
         let joined = result.components.reduce(root) { $0.appendingPathComponent($1) }.standardizedFileURL.path
-        require(joined.utf8.elementsEqual("/srv/root".utf8) || joined.utf8.starts(with: "/srv/root/".utf8),
-                "escapes the root: \(path.debugDescription) → \(joined)")
+        require(
+            joined.utf8.elementsEqual("/srv/root".utf8) || joined.utf8.starts(with: "/srv/root/".utf8),
+            "escapes the root: \(path.debugDescription) → \(joined)")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import FuzzSupport
+
 @testable import SchemeKit
 
 /// The WHATWG MIME sniffer.
@@ -31,7 +32,8 @@ struct FuzzSniffer {
         }
         require(MediaType(rawValue: result.rawValue) == result, "sniffed type does not round-trip: \(result)")
         let safe = MIMESniffer(sniffsScriptableTypes: false).sniff(data)
-        require(!["text/html", "text/xml", "application/xml", "application/pdf"].contains(safe.essence),
-                "scriptable type \(safe.essence) sniffed with scriptable types off")
+        require(
+            !["text/html", "text/xml", "application/xml", "application/pdf"].contains(safe.essence),
+            "scriptable type \(safe.essence) sniffed with scriptable types off")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import FuzzSupport
+
 @testable import SchemeKit
 
 /// Differential target: SchemeKit's single-pass URL parser (`SchemeURLParts`) against
@@ -25,14 +26,21 @@ struct FuzzURL {
     static func check(_ string: String) {
         switch SchemeURLParts.parse(string) {
         case .parsed(let parts):
-            guard URL(string: string) != nil else { Fuzzer.fail("URL(string:) rejects what the fast parser accepted: \(string.debugDescription)") }
+            guard URL(string: string) != nil else {
+                Fuzzer.fail("URL(string:) rejects what the fast parser accepted: \(string.debugDescription)")
+            }
             guard let components = URLComponents(string: string) else {
                 Fuzzer.fail("URLComponents rejects what the fast parser accepted: \(string.debugDescription)")
             }
             let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
             require(components.scheme?.lowercased() == parts.scheme, "scheme differs: \(string.debugDescription)")
-            require((components.encodedHost ?? "").lowercased() == parts.host, "host differs: \(string.debugDescription) \(components.encodedHost ?? "nil") vs \(parts.host)")
-            require(components.port == parts.port, "port differs: \(string.debugDescription) \(String(describing: components.port)) vs \(String(describing: parts.port))")
+            require(
+                (components.encodedHost ?? "").lowercased() == parts.host,
+                "host differs: \(string.debugDescription) \(components.encodedHost ?? "nil") vs \(parts.host)")
+            require(
+                components.port == parts.port,
+                "port differs: \(string.debugDescription) \(String(describing: components.port)) vs \(String(describing: parts.port))"
+            )
             require(path == parts.path, "path differs: \(string.debugDescription) \(path) vs \(parts.path)")
             require(components.percentEncodedQuery == parts.query, "query differs: \(string.debugDescription)")
             require(components.fragment == nil, "fragment missed: \(string.debugDescription)")
@@ -40,13 +48,15 @@ struct FuzzURL {
             require(string.contains("#"), "fragment rejection without a #: \(string.debugDescription)")
         case .rejected(.notHierarchical):
             if let components = URLComponents(string: string) {
-                require(!components.percentEncodedPath.hasPrefix("/") && components.host == nil,
-                        "hierarchical URL rejected as opaque: \(string.debugDescription)")
+                require(
+                    !components.percentEncodedPath.hasPrefix("/") && components.host == nil,
+                    "hierarchical URL rejected as opaque: \(string.debugDescription)")
             }
         case .rejected(.malformedURL):
             let components = URLComponents(string: string)
-            require(components == nil || components?.percentEncodedHost == nil,
-                    "host rejected that Foundation reads: \(string.debugDescription)")
+            require(
+                components == nil || components?.percentEncodedHost == nil,
+                "host rejected that Foundation reads: \(string.debugDescription)")
         case .rejected(let error):
             Fuzzer.fail("unexpected fast-parser error \(error) for \(string.debugDescription)")
         case .unsupported:

@@ -1,5 +1,6 @@
 import Foundation
 import FuzzSupport
+
 @testable import SchemeKitPackages
 
 /// The package store's zip reader and extractor, on hostile archives.
@@ -32,10 +33,14 @@ struct FuzzZip {
         try? FileManager.default.removeItem(atPath: root)
         try? FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: false)
         defer { try? FileManager.default.removeItem(atPath: root) }
-        guard FileManager.default.createFile(atPath: archive, contents: data) else { Fuzzer.fail("cannot write \(archive)") }
+        guard FileManager.default.createFile(atPath: archive, contents: data) else {
+            Fuzzer.fail("cannot write \(archive)")
+        }
 
         // The reader alone, as the store's inspection does.
-        if let reader = try? ZipReader(path: archive), let entries = try? reader.entries(maxEntries: limits.maxEntryCount) {
+        if let reader = try? ZipReader(path: archive),
+            let entries = try? reader.entries(maxEntries: limits.maxEntryCount)
+        {
             require(entries.count <= limits.maxEntryCount, "more entries than the limit")
             for entry in entries.prefix(64) { _ = try? reader.dataOffset(of: entry) }
         }
