@@ -6,21 +6,23 @@
 # added to the manifest only when SCHEMEKIT_DOCC is set, so a package depending on SchemeKit never
 # resolves it.
 #
-# Usage: bash Scripts/docs.sh [OUTPUT_DIR]     (default: .build-docc/site; one archive per library)
+# Usage: bash Scripts/docs.sh [OUTPUT_DIR]     (default: .build-docc/site; one <library>.doccarchive per library)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-.build-docc/site}
 libraries=(SchemeKit SchemeKitTesting SchemeKitPackages SchemeServe SchemeKitAsyncHTTPClient
     SchemeKitWebKitGTK SchemeKitChromium SchemeKitFirefox)
 mkdir -p "$out"
-for library in "${libraries[@]}"; do
-    echo "DocC: $library"
-    SCHEMEKIT_DOCC=1 swift package --enable-all-traits --scratch-path "${SCHEMEKIT_DOCC_SCRATCH:-.build-docc}" \
-        generate-documentation --target "$library" --warnings-as-errors \
-        --output-path "$out/$library" >"/tmp/schemekit-docc-$library.log" 2>&1 || {
-        grep -E -A3 "^(error|warning):" "/tmp/schemekit-docc-$library.log" | head -60 >&2
-        echo "DocC for $library failed (full log: /tmp/schemekit-docc-$library.log)" >&2
-        exit 1
-    }
-done
+target_flags=()
+for library in "${libraries[@]}"; do target_flags+=(--target "$library"); done
+# One invocation for every library: the package is planned once and the archives are converted side
+# by side (each into "$out/<library>.doccarchive").
+echo "DocC: ${libraries[*]}"
+SCHEMEKIT_DOCC=1 swift package --enable-all-traits --scratch-path "${SCHEMEKIT_DOCC_SCRATCH:-.build-docc}" \
+    generate-documentation "${target_flags[@]}" --warnings-as-errors \
+    --output-path "$out" >/tmp/schemekit-docc.log 2>&1 || {
+    grep -E -A3 "^(error|warning):|: (error|warning):" /tmp/schemekit-docc.log | head -60 >&2
+    echo "DocC failed (full log: /tmp/schemekit-docc.log)" >&2
+    exit 1
+}
 echo "Documentation in $out/"
