@@ -342,7 +342,9 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // What the process-level tests share: a built tool run to its end, loopback origins.
-        .target(name: "LoopbackTestSupport", path: "Tests/LoopbackTestSupport", swiftSettings: swiftSettings),
+        .target(
+            name: "LoopbackTestSupport", dependencies: ["SchemeKitTesting"], path: "Tests/LoopbackTestSupport",
+            swiftSettings: swiftSettings),
         // What SchemeKit's own lifecycle tests use and users do not need: a lock-free counting sink
         // for the stress tests, and handlers that misuse the task protocol on purpose.
         .target(
