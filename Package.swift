@@ -86,6 +86,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // The browser adapters' loopback https origin: TLS (swift-nio-ssl) with a certificate made at
+        // launch (swift-certificates).
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
     ],
     targets: [
         .target(
@@ -222,8 +226,9 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // MARK: What the browser adapters share (traits `Chromium`, `Firefox`)
-        // Not a product: the WebSocket client (SwiftNIO's), the virtual-origin mapping and the
-        // open-ended range cap, all `package`.
+        // Not a product: the WebSocket client (SwiftNIO's), the virtual-origin mapping, the loopback
+        // https origin both browsers are served from, and the request half of the interception
+        // fallback, all `package`.
         .target(
             name: "SchemeKitBrowserSupport",
             dependencies: [
@@ -233,6 +238,9 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Chromium", "Firefox"])),
                 .product(
                     name: "NIOWebSocket", package: "swift-nio", condition: .when(traits: ["Chromium", "Firefox"])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["Chromium", "Firefox"])),
+                .product(name: "X509", package: "swift-certificates", condition: .when(traits: ["Chromium", "Firefox"])),
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["Chromium", "Firefox"])),
             ],
             swiftSettings: swiftSettings
         ),
@@ -332,6 +340,17 @@ let package = Package(
                 "SchemeKit", "SchemeKitTesting", "LoopbackTestSupport",
                 .target(name: "SchemeKitWebKitGTK", condition: .when(traits: ["WebKitGTK"])),
                 .target(name: "CWebKitGTK", condition: .when(traits: ["WebKitGTK"])),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The browsers' behaviour through SchemeKit, one suite for every engine the build has.
+        .testTarget(
+            name: "EngineConformanceTests",
+            dependencies: [
+                "SchemeKit", "SchemeKitTesting", "LoopbackTestSupport",
+                .target(name: "SchemeKitChromium", condition: .when(traits: ["Chromium"])),
+                .target(name: "SchemeKitFirefox", condition: .when(traits: ["Firefox"])),
+                .target(name: "SchemeKitBrowserSupport", condition: .when(traits: ["Chromium", "Firefox"])),
             ],
             swiftSettings: swiftSettings
         ),

@@ -24,12 +24,14 @@
         func requestTimedOut(_ requestId: String)
     }
 
-    /// What an adapter's state holds: its requests in flight by the browser's request id.
+    /// What an adapter's state holds: its requests in flight by the browser's request id, and its counters.
     package protocol BrowserAdapterState {
         /// One request in flight.
         associatedtype Entry: InflightRequest
         /// The requests in flight, by the browser's request id.
         var inflight: [String: Entry] { get set }
+        /// The adapter's counters.
+        var statistics: EngineAdapterStatistics { get set }
     }
 
     /// One request in flight: its registry task and its timeout, once started.
@@ -46,6 +48,22 @@
         package func broadcast(_ record: SchemeRequestRecord, count: (inout State) -> Void) -> Int {
             state.withLock { count(&$0) }
             return recordFeed.publish(record)
+        }
+
+        /// Counts `record` by its outcome in the adapter's statistics and publishes it on
+        /// ``recordFeed`` (a record a full subscriber buffer dropped counts as dropped).
+        package func publishEnded(_ record: SchemeRequestRecord) {
+            let dropped = broadcast(record) { state in
+                switch record.outcome {
+                case .answered:
+                    state.statistics.answered += 1
+                    state.statistics.bytesAnswered += record.bytes
+                case .continued: state.statistics.continued += 1
+                case .failed: state.statistics.countFailure(record.error)
+                case .stopped(let reason): state.statistics.countStop(reason)
+                }
+            }
+            if dropped > 0 { state.withLock { $0.statistics.droppedRecords += dropped } }
         }
 
         /// Records `task` and `timer` on `requestId`'s entry: `false` when the request already ended.
@@ -75,6 +93,18 @@
                 return
             }
             task.start()
+        }
+    }
+
+    extension LoopbackOriginClient where Self: BrowserRequestAdapter {
+        /// Counts the request as intercepted.
+        package func loopbackRequestBegan() {
+            state.withLock { $0.statistics.intercepted += 1 }
+        }
+
+        /// Counts the request by its outcome and publishes its record.
+        package func loopbackRequestEnded(_ record: SchemeRequestRecord) {
+            publishEnded(record)
         }
     }
 #endif

@@ -3,6 +3,10 @@
     import SchemeKit
     import Testing
 
+    #if canImport(Glibc)
+        import CoreFoundation
+    #endif
+
     @testable import SchemeKitChromium
     import SchemeKitBrowserSupport
 

@@ -26,23 +26,32 @@
         /// the request failed (a navigation away may cancel nothing). `nil` means no limit.
         /// Default: 60 seconds.
         public var requestTimeout: Duration?
-        /// The largest body sent over the JSON transport: Chromium refuses a message over 100 MiB,
+        /// With ``BrowserTransport/interception``: the largest body sent over the JSON transport: Chromium refuses a message over 100 MiB,
         /// and base64 makes a body a third larger. A larger body fails the request with
         /// `EngineError.Code.bodyTooLarge` (`Fetch.failRequest`), never the connection.
         /// Default: 75 MiB − 64 KiB (100 MiB − 64 KiB of headroom, after base64).
         public var maximumJSONBodySize: Int
-        /// The largest body sent over CBOR (raw bytes; 150 MiB is checked to arrive intact), held in
+        /// With ``BrowserTransport/interception``: the largest body sent over CBOR (raw bytes; 150 MiB is checked to arrive intact), held in
         /// memory while collected, once per request in flight. A larger body fails the request with
         /// `EngineError.Code.bodyTooLarge` (`Fetch.failRequest`), whose message names this
         /// setting. Default: 32 MiB.
         public var maximumCBORBodySize: Int
-        /// Open-ended ranges (`Range: bytes=N-`, what a media element asks first) are narrowed to at
-        /// most this many bytes, so a large video is answered with a 206 of this size and fetched in
-        /// parts instead of becoming one huge message. `nil` leaves ranges as they are. Default: 8 MiB.
+        /// With ``BrowserTransport/interception`` only: a media element's open-ended range
+        /// (`Range: bytes=N-` on a request whose `resourceType` is `Media`) is narrowed to at most
+        /// this many bytes, so a large video is answered with 206s of this size and fetched in parts
+        /// instead of one huge message. Any other request's range is answered as asked. `nil` leaves
+        /// ranges as they are. Default: 8 MiB.
         public var openEndedRangeCap: Int?
         /// Caps for `Network.enable` on auto-attached pages: Chromium keeps at most this many bytes
         /// of response bodies for the inspector. Default: 1 MiB.
         public var networkBufferSize: Int
+        /// How requests reach the registry. Default: ``BrowserTransport/automatic`` (the browser's
+        /// loopback https origin when it has one and every origin is under `.localhost`).
+        public var transport: BrowserTransport
+        /// The largest request body (a `POST`'s) read into a request on the loopback origin, in
+        /// bytes; a larger one is answered `413` and recorded as `EngineError.Code.bodyTooLarge`.
+        /// Default: 32 MiB.
+        public var maximumRequestBodySize: Int
 
         /// Creates a configuration; every parameter has the default documented on its property.
         public init(
@@ -52,7 +61,9 @@
             maximumJSONBodySize: Int = ((100 << 20) - (64 << 10)) / 4 * 3,
             maximumCBORBodySize: Int = 32 << 20,
             openEndedRangeCap: Int? = 8 << 20,
-            networkBufferSize: Int = 1 << 20
+            networkBufferSize: Int = 1 << 20,
+            transport: BrowserTransport = .automatic,
+            maximumRequestBodySize: Int = 32 << 20
         ) {
             self.origins = origins
             self.whenPassed = whenPassed
@@ -61,6 +72,8 @@
             self.maximumCBORBodySize = maximumCBORBodySize
             self.openEndedRangeCap = openEndedRangeCap
             self.networkBufferSize = networkBufferSize
+            self.transport = transport
+            self.maximumRequestBodySize = maximumRequestBodySize
         }
     }
 #endif

@@ -4,6 +4,8 @@
     package import SchemeKit
     import SchemeKitBrowserSupport
 
+    extension ChromiumSchemeAdapter: LoopbackOriginClient {}
+
     extension ChromiumSchemeAdapter: BrowserRequestAdapter {
         /// Whether a request every handler passed on comes back to the adapter (not the registry's 404).
         package var receivesPassedRequests: Bool { configuration.whenPassed != .notFound }
@@ -105,10 +107,14 @@
                 guard let fieldName = HTTPField.Name(name) else { continue }
                 fields.append(HTTPField(name: fieldName, value: value))
             }
-            // Narrowed to the configured cap, and over a WebSocket to what one message carries.
-            let cap = [configuration.openEndedRangeCap, connection.transportBodyLimit].compactMap { $0 }.min()
-            if let cap, let range = fields[.range], let capped = Self.capOpenEndedRange(range, cap: cap) {
-                fields[.range] = capped
+            // A media element's open-ended range, narrowed to the configured cap, and over a WebSocket
+            // to what one message carries: a body goes back in one message. Any other range (a
+            // resumed download, a range reader) is answered as asked.
+            if paused.resourceType == "Media" {
+                let cap = [configuration.openEndedRangeCap, connection.transportBodyLimit].compactMap { $0 }.min()
+                if let cap, let range = fields[.range], let capped = Self.capOpenEndedRange(range, cap: cap) {
+                    fields[.range] = capped
+                }
             }
             var body = SchemeRequestBody.empty
             if let entries = paused.request.postDataEntries, !entries.isEmpty {

@@ -71,10 +71,13 @@
             var autoAttached: [String: String] = [:]
             var loop: Task<Void, Never>?
             var undecodablePausedEvents = 0
+            /// The browser's loopback origin, while this adapter is served from it.
+            var loopback: LoopbackOriginServer?
         }
 
         deinit {
-            // An adapter dropped without stop(): its origins are no longer paused for it.
+            // An adapter dropped without stop(): its origins are no longer served for it.
+            state.withLock { $0.loopback }?.forget(ObjectIdentifier(self))
             let interception = connection.fetchInterception
             guard interception.remove(ObjectIdentifier(self)) else { return }
             let connection = self.connection
@@ -103,8 +106,13 @@
             self.configuration = configuration
         }
 
-        /// Starts intercepting: listens for events, auto-attaches to pages (to see cancellations) and
-        /// enables the Fetch domain on the browser session for every origin.
+        /// Starts serving the origins: from the browser's loopback https origin, or through the Fetch
+        /// domain (``BrowserTransport``).
+        ///
+        /// Every origin is granted the `loopback-network` permission first, so the page may call a
+        /// backend on 127.0.0.1 (Local Network Access). On the loopback origin nothing more is sent
+        /// to Chromium. With interception the adapter listens for events, auto-attaches to pages (to
+        /// see cancellations) and enables the Fetch domain on the browser session for every origin.
         ///
         /// A second call while started does nothing.
         ///
@@ -112,7 +120,13 @@
         public func start() async throws {
             // Started twice, every request would be answered twice: the second call does nothing.
             guard state.withLock({ $0.loop == nil }) else { return }
-            let events = connection.events(methods: Self.eventNames, bufferLimit: Self.eventBufferLimit)
+            let server = configuration.transport == .automatic ? connection.loopbackOrigin : nil
+            let loopback =
+                server != nil && !configuration.origins.isEmpty
+                && configuration.origins.allSatisfy(LoopbackOriginRoute.canServe)
+            // On the loopback origin the sequence only tells when the connection closes.
+            let events = connection.events(
+                methods: loopback ? [] : Self.eventNames, bufferLimit: Self.eventBufferLimit)
             let loop = Task { [weak self] in
                 for await event in events {
                     guard let self else { return }
@@ -121,6 +135,25 @@
                 self?.connectionClosed()
             }
             state.withLock { $0.loop = loop }
+            for origin in configuration.origins {
+                // Chromium 156 names it `loopback-network`; an older one has no such permission.
+                _ = try? await connection.send(
+                    "Browser.setPermission",
+                    .object([
+                        "permission": .object(["name": .string("loopback-network")]),
+                        "setting": .string("granted"), "origin": .string("https://\(origin.host)"),
+                    ]))
+            }
+            if loopback, let server {
+                server.add(
+                    LoopbackOriginRoute(
+                        origins: configuration.origins, registry: registry,
+                        requestTimeout: configuration.requestTimeout,
+                        maximumRequestBodySize: configuration.maximumRequestBodySize, client: self),
+                    for: ObjectIdentifier(self))
+                state.withLock { $0.loopback = server }
+                return
+            }
             try await connection.send(CDP.SetDiscoverTargets(discover: true))
             try await connection.send(CDP.SetAutoAttach(waitForDebuggerOnStart: true))
             try await connection.fetchInterception.add(
@@ -133,6 +166,21 @@
         /// When this was the last one, Fetch is disabled and pages are no longer auto-attached, so
         /// pages opened later load as if no adapter had run.
         public func stop() async {
+            if let server = state.withLock({ $0.loopback }) {
+                // Its requests in flight end here, as the adapter's, and their records are out first.
+                await server.remove(ObjectIdentifier(self))
+                let loop = state.withLock { state in
+                    defer {
+                        state.loop = nil
+                        state.loopback = nil
+                    }
+                    return state.loop
+                }
+                loop?.cancel()
+                await loop?.value
+                connectionClosed()
+                return
+            }
             let interception = connection.fetchInterception
             interception.remove(ObjectIdentifier(self))
             _ = try? await interception.update(on: connection)

@@ -63,6 +63,16 @@
                 "--mute-audio", "--disable-gpu",
             ]
             if options.noSandbox ?? (geteuid() == 0) { arguments.append("--no-sandbox") }
+            var loopback: LoopbackOriginServer?
+            if options.loopbackOrigin, LoopbackPeers.isSupported {
+                do {
+                    loopback = try await LoopbackOriginServer.start()
+                } catch {
+                    if let temporary { try? FileManager.default.removeItem(at: temporary) }
+                    throw EngineError(.launchFailed, "the loopback origin could not start: \(error)")
+                }
+                arguments += loopback?.chromiumArguments ?? []
+            }
             arguments += options.extraArguments
             arguments.append("about:blank")
 
@@ -71,10 +81,13 @@
                 (process, descriptor) = try ChromiumProcess.spawn(
                     arguments: arguments, standardErrorPath: options.standardErrorPath)
             } catch {
+                await loopback?.close()
                 if let temporary { try? FileManager.default.removeItem(at: temporary) }
                 throw error
             }
+            loopback?.peers.setBrowser(process.pid)
             let connection = ChromiumConnection(wireFormat: options.wireFormat)
+            connection.loopbackOrigin = loopback
             connection.attach(descriptor: descriptor)
             let browser = ChromiumBrowser(connection: connection, process: process, temporaryProfile: temporary)
             do {
@@ -188,6 +201,7 @@
             }
             await process.terminate(after: .seconds(2))
             connection.close()
+            await connection.loopbackOrigin?.close()
             if let temporaryProfile {
                 Self.removeSingletonDirectory(of: temporaryProfile)
                 await ProfileDirectory.remove(temporaryProfile)

@@ -1,7 +1,7 @@
 #if Chromium
     import Foundation
     import SchemeKit
-    import SchemeKitBrowserSupport
+    package import SchemeKitBrowserSupport
 
     /// A DevTools-protocol connection to one Chromium: the handle an adapter serves through.
     ///
@@ -29,6 +29,15 @@
 
         /// The adapters intercepting on this connection: one `Fetch.enable` for all of them.
         package let fetchInterception = ChromiumFetchInterception()
+
+        private let loopback = Locked<LoopbackOriginServer?>(nil)
+
+        /// The launched browser's loopback https origin (``ChromiumLaunchOptions/loopbackOrigin``);
+        /// `nil` for an attached browser or one launched without it.
+        package var loopbackOrigin: LoopbackOriginServer? {
+            get { loopback.withLock { $0 } }
+            set { loopback.withLock { $0 = newValue } }
+        }
 
         /// How many events an ``events(sessionId:methods:bufferLimit:)`` sequence holds unread by
         /// default before it drops the oldest.

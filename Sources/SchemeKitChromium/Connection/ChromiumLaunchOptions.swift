@@ -25,6 +25,14 @@
         public var standardErrorPath: String?
         /// How long to wait for Chromium to answer its first command. Default: 20 seconds.
         public var startupTimeout: Duration
+        /// Give this Chromium a loopback https origin for every `*.localhost` host, which adapters
+        /// with ``BrowserTransport/automatic`` serve their `.localhost` origins from (see
+        /// ``BrowserTransport``). Chromium is started with `--host-resolver-rules` sending
+        /// `*.localhost:443` to a listener on 127.0.0.1 that only this Chromium may connect to, and
+        /// `--ignore-certificate-errors-spki-list` naming that listener's key (made for this launch)
+        /// and no other. Where the listener cannot tell which process connects (systems other than
+        /// Linux) there is none, and adapters intercept. Default: `true`.
+        public var loopbackOrigin: Bool
 
         /// Creates options; every parameter has the default documented on its property.
         public init(
@@ -35,7 +43,8 @@
             noSandbox: Bool? = nil,
             extraArguments: [String] = [],
             standardErrorPath: String? = nil,
-            startupTimeout: Duration = .seconds(20)
+            startupTimeout: Duration = .seconds(20),
+            loopbackOrigin: Bool = true
         ) {
             self.executable = executable ?? ProcessInfo.processInfo.environment["SCHEMEKIT_CHROMIUM"] ?? "chromium"
             self.wireFormat = wireFormat
@@ -45,6 +54,7 @@
             self.extraArguments = extraArguments
             self.standardErrorPath = standardErrorPath
             self.startupTimeout = startupTimeout
+            self.loopbackOrigin = loopbackOrigin
         }
     }
 #endif

@@ -27,17 +27,23 @@
         /// (an aborted `fetch()`), so this is what ends such a task. `nil` means no limit.
         /// Default: 60 seconds.
         public var requestTimeout: Duration?
-        /// Open-ended ranges (`Range: bytes=N-`, what a media element asks first) are narrowed to at
-        /// most this many bytes (and to what one message can carry), so a large video is answered
-        /// with 206s of this size, fetched in parts. `nil` leaves ranges as they are (still narrowed
-        /// to what fits a message). Default: 8 MiB.
+        /// With ``BrowserTransport/interception`` only: a media element's open-ended range
+        /// (`Range: bytes=N-` on a request whose destination is `video`, `audio` or `track`) is
+        /// narrowed to at most this many bytes (and to what one message can carry), so a large video
+        /// is answered with 206s of this size, fetched in parts. Any other request's range is
+        /// answered as asked. `nil` leaves media ranges as they are (still narrowed to what fits a
+        /// message). Default: 8 MiB.
         public var openEndedRangeCap: Int?
-        /// The largest request body (a `POST`'s) the adapter asks Firefox for
-        /// (`network.addDataCollector`), in bytes. A larger body fails its request at once (the
-        /// page sees a network error; no handler runs), recorded as `EngineError.Code.bodyTooLarge`
-        /// with a message naming this setting. Bodies are also bounded by what one message carries
-        /// (``FirefoxSchemeAdapter/maximumBodySize``). Default: 32 MiB.
+        /// The largest request body (a `POST`'s) read into a request, in bytes. On the loopback
+        /// origin a larger one is answered `413`; with interception (`network.addDataCollector`) it
+        /// fails its request at once (the page sees a network error; no handler runs, and bodies are
+        /// also bounded by what one message carries, ``FirefoxSchemeAdapter/maximumBodySize``).
+        /// Either way it is recorded as `EngineError.Code.bodyTooLarge` with a message naming this
+        /// setting. Default: 32 MiB.
         public var maximumRequestBodySize: Int
+        /// How requests reach the registry. Default: ``BrowserTransport/automatic`` (the browser's
+        /// loopback https origin when it has one and every origin is under `.localhost`).
+        public var transport: BrowserTransport
 
         /// Creates a configuration; every parameter has the default documented on its property.
         public init(
@@ -45,13 +51,15 @@
             whenPassed: PassPolicy = .notFound,
             requestTimeout: Duration? = .seconds(60),
             openEndedRangeCap: Int? = 8 << 20,
-            maximumRequestBodySize: Int = 32 << 20
+            maximumRequestBodySize: Int = 32 << 20,
+            transport: BrowserTransport = .automatic
         ) {
             self.origins = origins
             self.whenPassed = whenPassed
             self.requestTimeout = requestTimeout
             self.openEndedRangeCap = openEndedRangeCap
             self.maximumRequestBodySize = maximumRequestBodySize
+            self.transport = transport
         }
     }
 #endif

@@ -4,6 +4,8 @@
     package import SchemeKit
     import SchemeKitBrowserSupport
 
+    extension FirefoxSchemeAdapter: LoopbackOriginClient {}
+
     extension FirefoxSchemeAdapter: BrowserRequestAdapter {
         /// Whether a request every handler passed on comes back to the adapter (not the registry's 404).
         package var receivesPassedRequests: Bool { configuration.whenPassed != .notFound }
@@ -114,9 +116,14 @@
                 guard let name = HTTPField.Name(header.name) else { continue }
                 fields.append(HTTPField(name: name, value: header.value))
             }
-            let cap = min(configuration.openEndedRangeCap ?? Int.max, maximumBodySize)
-            if let range = fields[.range], let capped = OpenEndedRange.capped(range, cap: cap) {
-                fields[.range] = capped
+            // A media element's open-ended range, narrowed to the configured cap and to what one
+            // message carries: a body goes back in one message. Any other range (a resumed download,
+            // a range reader) is answered as asked.
+            if let destination = event.destination, ["video", "audio", "track"].contains(destination) {
+                let cap = min(configuration.openEndedRangeCap ?? Int.max, maximumBodySize)
+                if let range = fields[.range], let capped = OpenEndedRange.capped(range, cap: cap) {
+                    fields[.range] = capped
+                }
             }
             guard let method = HTTPRequest.Method(event.method) else {
                 throw EngineError(.malformedMessage, "method \(event.method)")

@@ -75,6 +75,13 @@
             var collector: String?
             var collectorError: String?
             var subscription: String?
+            /// The browser's loopback origin, while this adapter is served from it.
+            var loopback: LoopbackOriginServer?
+        }
+
+        deinit {
+            // An adapter dropped without stop(): its origins are no longer served for it.
+            state.withLock { $0.loopback }?.forget(ObjectIdentifier(self))
         }
 
         /// Creates an adapter; nothing is intercepted until ``start()``.
@@ -97,12 +104,37 @@
             return max(0, (size - room) / 4 * 3)
         }
 
-        /// Starts intercepting: subscribes to the events it needs, adds the intercept for every
-        /// origin and a collector for request bodies.
+        /// Starts serving the origins: from the browser's loopback https origin, or through BiDi's
+        /// interception (``BrowserTransport``). On the loopback origin nothing is sent to Firefox.
+        /// With interception the adapter subscribes to the events it needs, adds the intercept for
+        /// every origin and a collector for request bodies. A second call while started does nothing.
         ///
         /// - Throws: `EngineError` when Firefox refuses a command (a collector it cannot add only
         ///   makes requests with a body fail, with a message saying why).
         public func start() async throws {
+            guard state.withLock({ $0.loop == nil }) else { return }
+            let server = configuration.transport == .automatic ? connection.loopbackOrigin : nil
+            if let server, !configuration.origins.isEmpty,
+                configuration.origins.allSatisfy(LoopbackOriginRoute.canServe)
+            {
+                // Nothing is sent to Firefox: the sequence only tells when the connection closes.
+                let events = connection.events(methods: [])
+                let loop = Task { [weak self] in
+                    for await _ in events {}
+                    self?.connectionClosed()
+                }
+                server.add(
+                    LoopbackOriginRoute(
+                        origins: configuration.origins, registry: registry,
+                        requestTimeout: configuration.requestTimeout,
+                        maximumRequestBodySize: configuration.maximumRequestBodySize, client: self),
+                    for: ObjectIdentifier(self))
+                state.withLock { state in
+                    state.loop = loop
+                    state.loopback = server
+                }
+                return
+            }
             let events = connection.events(methods: Self.eventNames)
             let loop = Task { [weak self] in
                 for await event in events {
@@ -139,6 +171,21 @@
         /// every task in flight, failing the requests Firefox holds for them
         /// (`network.failRequest`): the page's `fetch()` rejects instead of waiting forever.
         public func stop() async {
+            if let server = state.withLock({ $0.loopback }) {
+                // Its requests in flight end here, as the adapter's, and their records are out first.
+                await server.remove(ObjectIdentifier(self))
+                let loop = state.withLock { state in
+                    defer {
+                        state.loop = nil
+                        state.loopback = nil
+                    }
+                    return state.loop
+                }
+                loop?.cancel()
+                await loop?.value
+                connectionClosed()
+                return
+            }
             let (intercept, collector, subscription, loop) = state.withLock { state in
                 defer {
                     state.intercept = nil

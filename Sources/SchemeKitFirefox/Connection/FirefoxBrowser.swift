@@ -64,6 +64,24 @@
             let errorPath = options.standardErrorPath ?? directory.appendingPathComponent("stderr.log").path
             let offset =
                 ((try? FileManager.default.attributesOfItem(atPath: errorPath)[.size]) as? NSNumber)?.uint64Value ?? 0
+            var loopback: LoopbackOriginServer?
+            if options.loopbackOrigin, LoopbackPeers.isSupported {
+                do {
+                    loopback = try await LoopbackOriginServer.start()
+                    // Firefox never sends `localhost` names to a proxy unless its profile lets it.
+                    let preferences = profile.appendingPathComponent("user.js")
+                    let preference = #"user_pref("network.proxy.allow_hijacking_localhost", true);"#
+                    var text = (try? String(contentsOf: preferences, encoding: .utf8)) ?? ""
+                    if !text.contains(preference) {
+                        text += (text.isEmpty || text.hasSuffix("\n") ? "" : "\n") + preference + "\n"
+                        try text.write(to: preferences, atomically: true, encoding: .utf8)
+                    }
+                } catch {
+                    await loopback?.close()
+                    try? FileManager.default.removeItem(at: directory)
+                    throw EngineError(.launchFailed, "the loopback origin could not start: \(error)")
+                }
+            }
             var arguments = [options.executable]
             if options.headless { arguments.append("--headless") }
             arguments += ["--remote-debugging-port=0", "--no-remote", "--profile", profile.path]
@@ -73,9 +91,12 @@
             do {
                 process = try FirefoxProcess.spawn(arguments: arguments, standardErrorPath: errorPath)
             } catch {
+                await loopback?.close()
                 try? FileManager.default.removeItem(at: directory)
                 throw error
             }
+            // The watchdog's tree: Firefox and every process it starts.
+            loopback?.peers.setBrowser(process.group)
             do {
                 let started = ContinuousClock.now
                 let address = try await process.waitForBiDiAddress(
@@ -84,13 +105,22 @@
                 let remaining = max(.seconds(1), options.startupTimeout - (ContinuousClock.now - started))
                 let connection = try await FirefoxConnection.open(
                     url: url, maximumMessageSize: options.maximumMessageSize, timeout: remaining)
-                let version = try await startSession(on: connection, timeout: remaining)
+                var capabilities: BiDiValue = [:]
+                if let loopback {
+                    capabilities = [
+                        "acceptInsecureCerts": true,
+                        "proxy": ["proxyType": "pac", "proxyAutoconfigUrl": .string(loopback.proxyAutoConfigURL)],
+                    ]
+                    connection.loopbackOrigin = loopback
+                }
+                let version = try await startSession(on: connection, capabilities: capabilities, timeout: remaining)
                 return FirefoxBrowser(
                     connection: connection, version: version, process: process, temporaryDirectory: directory,
                     ownsSession: true)
             } catch {
                 process.signal(SIGKILL)
                 await process.terminate(after: .seconds(2))
+                await loopback?.close()
                 var failure = error as? EngineError ?? EngineError(.launchFailed, "\(error)")
                 if options.standardErrorPath == nil {
                     // The log goes with the directory: say what it said instead of where it was.
@@ -136,7 +166,8 @@
                 url: url, maximumMessageSize: maximumMessageSize, timeout: timeout)
             let joinsSession = url.pathComponents.count > 2 && url.pathComponents[1] == "session"
             do {
-                let version = joinsSession ? "" : try await startSession(on: connection, timeout: timeout)
+                let version =
+                    joinsSession ? "" : try await startSession(on: connection, capabilities: [:], timeout: timeout)
                 return FirefoxBrowser(
                     connection: connection, version: version, process: nil, temporaryDirectory: nil,
                     ownsSession: !joinsSession)
@@ -146,12 +177,14 @@
             }
         }
 
-        /// `session.new`; returns the browser's version.
-        private static func startSession(on connection: FirefoxConnection, timeout: Duration) async throws -> String {
+        /// `session.new` with `capabilities` (always matched); returns the browser's version.
+        private static func startSession(
+            on connection: FirefoxConnection, capabilities: BiDiValue, timeout: Duration
+        ) async throws -> String {
             do {
                 let result = try await withDeadline(
                     timeout, orThrow: { EngineError(.timedOut, "no answer to session.new within \(timeout)") }
-                ) { try await connection.send("session.new", ["capabilities": [:]]) }
+                ) { try await connection.send("session.new", ["capabilities": ["alwaysMatch": capabilities]]) }
                 return result["capabilities"]?["browserVersion"]?.stringValue ?? ""
             } catch let error as EngineError where error.protocolCode == "session not created" {
                 throw EngineError(
@@ -212,6 +245,7 @@
                 }
                 await process.terminate(after: .seconds(2))
                 connection.close()
+                await connection.loopbackOrigin?.close()
                 if let temporaryDirectory { await ProfileDirectory.remove(temporaryDirectory) }
                 return
             }

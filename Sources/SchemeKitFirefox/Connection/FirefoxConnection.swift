@@ -2,7 +2,7 @@
     package import Foundation
     import NIOCore
     package import SchemeKit
-    import SchemeKitBrowserSupport
+    package import SchemeKitBrowserSupport
 
     /// A WebDriver BiDi connection to one Firefox: commands matched to their answers by id, events
     /// as async sequences. The protocol client under ``FirefoxBrowser`` (`package`, not public API).
@@ -17,6 +17,15 @@
         package let maximumMessageSize: Int
         /// The commands and subscribers; a subscriber's filter is the event methods it wants (`nil`: all).
         private let core = ProtocolConnectionCore<BiDiValue, BiDiEvent, Set<String>?>()
+
+        private let loopback = Locked<LoopbackOriginServer?>(nil)
+
+        /// The launched browser's loopback https origin (``FirefoxLaunchOptions/loopbackOrigin``);
+        /// `nil` for an attached browser or one launched without it.
+        package var loopbackOrigin: LoopbackOriginServer? {
+            get { loopback.withLock { $0 } }
+            set { loopback.withLock { $0 = newValue } }
+        }
         private let socket: Locked<WebSocketClient?> = Locked(nil)
 
         private init(maximumMessageSize: Int) {

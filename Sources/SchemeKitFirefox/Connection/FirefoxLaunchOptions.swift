@@ -25,6 +25,16 @@
         /// Firefox base64-encoded in one message, so this bounds bodies to about three quarters of
         /// it. Default: 256 MiB (Firefox itself took 89 MiB messages in tests).
         public var maximumMessageSize: Int
+        /// Give this Firefox a loopback https origin for every `*.localhost` host, which adapters
+        /// with ``BrowserTransport/automatic`` serve their `.localhost` origins from (see
+        /// ``BrowserTransport``). The session's proxy configuration sends `https://*.localhost`
+        /// to a listener on 127.0.0.1 that only this Firefox may connect to (the profile lets
+        /// `.localhost` hosts use a proxy: `network.proxy.allow_hijacking_localhost`), and the
+        /// session accepts that listener's certificate (`acceptInsecureCerts`, which WebDriver
+        /// scopes to the session: a certificate error of any other site is then not shown either).
+        /// Where the listener cannot tell which process connects (systems other than Linux) there
+        /// is none, and adapters intercept. Default: `true`.
+        public var loopbackOrigin: Bool
 
         /// Creates options; every parameter has the default documented on its property.
         public init(
@@ -34,7 +44,8 @@
             extraArguments: [String] = [],
             standardErrorPath: String? = nil,
             startupTimeout: Duration = .seconds(30),
-            maximumMessageSize: Int = 256 << 20
+            maximumMessageSize: Int = 256 << 20,
+            loopbackOrigin: Bool = true
         ) {
             self.executable = executable ?? ProcessInfo.processInfo.environment["SCHEMEKIT_FIREFOX"] ?? "firefox-esr"
             self.headless = headless
@@ -43,6 +54,7 @@
             self.standardErrorPath = standardErrorPath
             self.startupTimeout = startupTimeout
             self.maximumMessageSize = maximumMessageSize
+            self.loopbackOrigin = loopbackOrigin
         }
     }
 #endif
