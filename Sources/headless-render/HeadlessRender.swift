@@ -124,12 +124,12 @@
 
         @Option(
             help: """
-                The largest message that carries a response body to the browser, in bytes (suffixes K, \
-                M, G: 16M). Over a WebSocket a body goes base64-encoded in one message, so it bounds \
-                bodies to about three quarters of it; over the pipe of a Chromium this command starts, \
-                as raw bytes, so it bounds bodies to it. A larger body fails with an error naming this \
-                limit. Default: 16M with --connect, 256M for the Firefox and 160M for the Chromium this \
-                command starts.
+                The largest protocol message to or from the browser, in bytes (suffixes K, M, G: 16M). \
+                A browser this command starts streams response bodies from its loopback https origin, \
+                so this bounds only its protocol messages. With --connect a body goes base64-encoded \
+                in one WebSocket message, so it bounds bodies to about three quarters of it, and a \
+                larger body fails with an error naming this limit. Default: 16M with --connect, 256M \
+                for the Firefox and 160M for the Chromium this command starts.
                 """,
             transform: HeadlessRender.byteCount)
         var maxMessageSize: Int?

@@ -27,7 +27,10 @@
                 try await writer.respond(.ok, mimeType: "text/plain", body: Data(String(body.count).utf8))
                 return .handled
             }
-            let harness = try await FirefoxHarness.start(configure: { $0.maximumRequestBodySize = limit }) {
+            let harness = try await FirefoxHarness.start(configure: {
+                $0.transport = .interception
+                $0.maximumRequestBodySize = limit
+            }) {
                 registry in
                 try registry.register(blankPage, for: "app", pathPrefix: "/blank.html")
                 try registry.register(echo, for: "app", pathPrefix: "/echo")

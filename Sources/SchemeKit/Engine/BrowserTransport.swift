@@ -18,8 +18,9 @@ public enum BrowserTransport: Sendable, Hashable {
     /// Only the browser may connect to the listener: any other local process's connection is
     /// closed unread (Linux; elsewhere this falls back to interception).
     ///
-    /// An attached browser (`connect(to:)`), or an origin whose host is not under `.localhost`,
-    /// uses ``interception``.
+    /// An attached browser (`connect(to:)`), an origin whose host is not under `.localhost`, or
+    /// an adapter whose pass policy is not the registry's 404 (continuing a request to the
+    /// network, or failing it, needs the request held by the protocol) uses ``interception``.
     case automatic
     /// Every request through the browser protocol's interception (Chromium's `Fetch` domain,
     /// WebDriver BiDi's `network.addIntercept`): each response goes back in one protocol

@@ -14,8 +14,9 @@
     /// written but not yet taken by the socket, so memory does not grow with the body.
     ///
     /// The exchange ends exactly once (``end(_:)``): answered (the response's end went out),
-    /// failed (the handler threw, or its body broke off: the connection is closed, so the page sees
-    /// a network error as it would from a server), or stopped (the browser closed the connection,
+    /// failed (the handler threw: before its head the page gets a 500, or a 502 for an upstream's
+    /// failure, as from a web server; in its body the connection is closed, so the page sees a
+    /// network error, never half a body taken as whole), or stopped (the browser closed the connection,
     /// the request timed out, the adapter stopped, or the origin closed). Its record is published
     /// then, and nothing more reaches the connection for it.
     package final class LoopbackExchange: SchemeTaskSink, Sendable {
@@ -131,10 +132,40 @@
         }
 
         package func fail(_ error: any Error) {
-            // Before its head or in its body alike, the page sees what a server's broken
-            // connection gives it: a network error (never half a body taken as whole).
-            guard end(.failed(error)) != nil else { return }
-            channel.close(promise: nil)
+            let (headWritten, task) = state.withLock { ($0.headWritten, $0.task) }
+            guard !headWritten else {
+                // In the body: the connection closes, so the page sees a network error, never half a
+                // body taken as whole.
+                guard end(.failed(error)) != nil else { return }
+                channel.close(promise: nil)
+                return
+            }
+            // Before its head: what a web server answers when its handler fails, as schemeserve does
+            // (502 when the network handler's upstream failed, else 500). Closing the connection
+            // instead would have the browser retry the request (a kept-alive connection closed before
+            // a response reads as a stale one).
+            let channel = self.channel
+            let keepAlive = self.keepAlive
+            channel.eventLoop.execute { [self] in
+                let upstream = task?.respondingHandler == "network" || error is URLError
+                let (status, message): (HTTPResponseStatus, String) =
+                    upstream ? (.badGateway, "Bad Gateway\n") : (.internalServerError, "Internal Server Error\n")
+                state.withLock { $0.record.status = Int(status.code) }
+                let body = channel.allocator.buffer(string: message)
+                var headers = HTTPHeaders([
+                    ("content-type", "text/plain; charset=utf-8"), ("content-length", String(body.readableBytes)),
+                    ("cache-control", "no-store"),
+                ])
+                if !keepAlive { headers.add(name: "connection", value: "close") }
+                channel.write(
+                    HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers)),
+                    promise: nil)
+                if !isHead { channel.write(HTTPServerResponsePart.body(.byteBuffer(body)), promise: nil) }
+                channel.writeAndFlush(HTTPServerResponsePart.end(nil)).whenComplete { [self] _ in
+                    guard end(.failed(error)) != nil else { return }
+                    if !keepAlive { channel.close(promise: nil) }
+                }
+            }
         }
 
         package func waitForCapacity() async {

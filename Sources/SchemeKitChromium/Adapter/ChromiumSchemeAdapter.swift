@@ -121,8 +121,9 @@
             // Started twice, every request would be answered twice: the second call does nothing.
             guard state.withLock({ $0.loop == nil }) else { return }
             let server = configuration.transport == .automatic ? connection.loopbackOrigin : nil
+            // A pass policy other than the registry's 404 needs the request held by the protocol.
             let loopback =
-                server != nil && !configuration.origins.isEmpty
+                server != nil && configuration.whenPassed == .notFound && !configuration.origins.isEmpty
                 && configuration.origins.allSatisfy(LoopbackOriginRoute.canServe)
             // On the loopback origin the sequence only tells when the connection closes.
             let events = connection.events(

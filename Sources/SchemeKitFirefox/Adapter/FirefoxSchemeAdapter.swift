@@ -114,7 +114,8 @@
         public func start() async throws {
             guard state.withLock({ $0.loop == nil }) else { return }
             let server = configuration.transport == .automatic ? connection.loopbackOrigin : nil
-            if let server, !configuration.origins.isEmpty,
+            // A pass policy other than the registry's 404 needs the request held by the protocol.
+            if let server, configuration.whenPassed == .notFound, !configuration.origins.isEmpty,
                 configuration.origins.allSatisfy(LoopbackOriginRoute.canServe)
             {
                 // Nothing is sent to Firefox: the sequence only tells when the connection closes.
