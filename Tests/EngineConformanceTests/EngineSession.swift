@@ -73,6 +73,51 @@
             }
         }
 
+        /// Runs `body` with a page of a new browser on `engine` that no adapter serves (to load the
+        /// same files from a web server), then closes the browser, also when `body` throws.
+        static func withBrowser<T: Sendable>(
+            _ engine: BrowserEngine,
+            _ body: (
+                _ navigate: @Sendable (String) async throws -> Void,
+                _ evaluate: @Sendable (String) async throws -> JavaScriptValue
+            ) async throws -> T
+        ) async throws -> T {
+            switch engine {
+            case .chromium:
+                #if Chromium
+                    let browser = try await ChromiumBrowser.launch()
+                    do {
+                        let page = try await browser.newPage()
+                        let result = try await body(
+                            { try await page.navigate(to: $0) }, { try await page.evaluate($0) })
+                        await browser.close()
+                        return result
+                    } catch {
+                        await browser.close()
+                        throw error
+                    }
+                #else
+                    fatalError("built without the Chromium trait")
+                #endif
+            case .firefox:
+                #if Firefox
+                    let browser = try await FirefoxBrowser.launch()
+                    do {
+                        let page = try await browser.newPage()
+                        let result = try await body(
+                            { try await page.navigate(to: $0) }, { try await page.evaluate($0) })
+                        await browser.close()
+                        return result
+                    } catch {
+                        await browser.close()
+                        throw error
+                    }
+                #else
+                    fatalError("built without the Firefox trait")
+                #endif
+            }
+        }
+
         /// Navigates to `path` on the origin (`/blank.html` by default: a page with nothing in it,
         /// which the tests' registries serve).
         func open(_ path: String = "/blank.html") async throws {

@@ -4,9 +4,11 @@ import Foundation
     import Glibc
 #endif
 
-/// `Tests/Fixtures/origin.py` running on 127.0.0.1: the real HTTP origin the network, preload and
-/// recording tests talk to. It exits when ``stop()`` is called, when our end of its stdin closes
-/// (this process ends) or after `maxLifetime` seconds, so it never outlives the tests.
+/// A Python fixture server of `Tests/Fixtures/` running on 127.0.0.1: `origin.py`, the real HTTP
+/// origin the network, preload and recording tests talk to, or `conformance_api.py`, the
+/// conformance page's backend. It exits when ``stop()`` is called or when our end of its stdin
+/// closes (this process ends), and `origin.py` also after `maxLifetime` seconds, so it never
+/// outlives the tests.
 public final class OriginProcess: Sendable {
     /// The origin did not start or did not report its port.
     public struct LaunchError: Error, CustomStringConvertible {
@@ -19,14 +21,20 @@ public final class OriginProcess: Sendable {
     private let process: Process
     private let stdin: Pipe
 
-    /// Starts the origin and waits (at most 15 s) for the first line it prints: its port.
-    public init(maxLifetime: Int) throws {
+    /// Starts `origin.py` and waits (at most 15 s) for the first line it prints: its port.
+    public convenience init(maxLifetime: Int) throws {
+        try self.init(script: "origin.py", arguments: ["--max-lifetime", "\(maxLifetime)"])
+    }
+
+    /// Starts `Tests/Fixtures/<script>` with `arguments` and waits (at most 15 s) for the first line
+    /// it prints: its port.
+    public init(script name: String, arguments: [String] = []) throws {
         let script = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/origin.py")
+            .appendingPathComponent("Fixtures/\(name)")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, "--max-lifetime", "\(maxLifetime)"]
+        process.arguments = ["python3", script.path] + arguments
         let stdin = Pipe()
         let stdout = Pipe()
         process.standardInput = stdin
@@ -45,7 +53,7 @@ public final class OriginProcess: Sendable {
         }
         guard let port = Int(String(decoding: line, as: UTF8.self)) else {
             process.terminate()
-            throw LaunchError(description: "origin.py did not report its port")
+            throw LaunchError(description: "\(name) did not report its port")
         }
         self.port = port
         self.process = process

@@ -1,0 +1,4 @@
+// A module the page imports dynamically.
+export function answer() {
+  return 6 * 7;
+}
