@@ -8,9 +8,9 @@
     /// The conformance page (`Tests/Fixtures/Conformance`: cookies, storage, the Cache API, workers of
     /// all three kinds, a service worker, WebAssembly, modules, fonts, media with a seek, ranges, a
     /// streamed read, a paused body, server-sent events, and a local backend over CORS and a
-    /// WebSocket) loaded in the same engine from nginx and through SchemeKit: every check that
-    /// passes from the web server passes through SchemeKit, except the limits ``engineLimits``
-    /// names, which must still fail (so the list stays true).
+    /// WebSocket) loaded in the same engine from nginx and through SchemeKit, on each transport:
+    /// every check that passes from the web server passes through SchemeKit, except the limits
+    /// ``limits(_:_:)`` names, which must still fail (so the list stays true).
     ///
     /// The app's backend (`Tests/Fixtures/conformance_api.py`) is behind `/dyn/`: nginx proxies it
     /// unbuffered; through SchemeKit it is the network fallback, passing cookies both ways, as an app
@@ -18,9 +18,23 @@
     /// lines), what the README's engine table reports.
     @Suite(.serialized, .timeLimit(.minutes(5)))
     struct ConformancePageTests {
-        /// Checks an engine fails through SchemeKit because of a limit the engine sets, with the
-        /// reason. None on the browsers' loopback origin.
-        static let engineLimits: [BrowserEngine: [String: String]] = [:]
+        /// Checks that fail through SchemeKit because of a limit the transport has, with the reason
+        /// (the README's engine table says the same). None on the browsers' loopback origin
+        /// (``BrowserTransport/automatic``); interception (attached browsers, hosts not under
+        /// `.localhost`) answers each request in one protocol message, and Firefox's intercept
+        /// holds no request of a worker that no page owns.
+        static func limits(_ engine: BrowserEngine, _ transport: BrowserTransport) -> [String: String] {
+            guard transport == .interception else { return [:] }
+            var limits = [
+                "serverSentEvents": "a response goes back in one protocol message: the events arrive together",
+                "pausedBody": "a response goes back in one protocol message: nothing reaches the page before the end",
+            ]
+            if engine == .firefox {
+                limits["sharedWorker"] = "Firefox's network intercept does not hold a shared worker's requests"
+                limits["serviceWorker"] = "Firefox's network intercept does not hold a service worker's script request"
+            }
+            return limits
+        }
 
         /// The page's results, or an error when its checks do not all end within two minutes (each
         /// has a deadline of its own; this one catches a page whose script never ran).
@@ -29,8 +43,8 @@
               new Promise((_, reject) => setTimeout(() => reject(new Error('the page did not finish: ' + document.title)), 120000))])
             """
 
-        @Test(arguments: BrowserEngine.built)
-        func thePageBehavesAsItDoesFromAWebServer(engine: BrowserEngine) async throws {
+        @Test(arguments: BrowserEngine.built, [BrowserTransport.automatic, .interception])
+        func thePageBehavesAsItDoesFromAWebServer(engine: BrowserEngine, transport: BrowserTransport) async throws {
             let site = try ConformanceSite()
             defer { site.remove() }
             let api = try OriginProcess(script: "conformance_api.py")
@@ -43,7 +57,7 @@
                 return try await evaluate(Self.results)
             }
             let backend = try #require(URL(string: "http://127.0.0.1:\(api.port)"))
-            let ours = try await EngineSession.with(engine) { registry in
+            let ours = try await EngineSession.with(engine, transport: transport) { registry in
                 try registry.register(LocalFileHandler(root: site.directory), for: "app")
                 let forwarding = NetworkForwardingPolicy(
                     forwardedRequestFields: [.cookie], passedResponseFields: [.setCookie])
@@ -53,7 +67,7 @@
                 try await session.navigate("\(session.origin)/\(query)")
                 return try await session.evaluate(Self.results)
             }
-            let limits = Self.engineLimits[engine] ?? [:]
+            let limits = Self.limits(engine, transport)
             let checks = try #require(reference.objectValue?.keys.sorted(), "\(reference)")
             #expect(checks.count >= 16, "\(checks)")
             for check in checks {
@@ -61,7 +75,7 @@
                 let mine = ours[check]?["ok"] == .bool(true)
                 let detail = ours[check]?["detail"].map { "\($0)" } ?? "missing"
                 print(
-                    "CONFORMANCE \(engine) \(check): nginx \(theirs ? "pass" : "FAIL"), SchemeKit \(mine ? "pass" : "FAIL") — \(detail)"
+                    "CONFORMANCE \(engine) \(transport) \(check): nginx \(theirs ? "pass" : "FAIL"), SchemeKit \(mine ? "pass" : "FAIL") — \(detail)"
                 )
                 if let limit = limits[check] {
                     #expect(!mine, "\(check) is listed as \(engine)'s limit (\(limit)) but passes: update the list")

@@ -10,7 +10,8 @@ and exits when stdin closes (the test process ended). Two roles:
     /dyn/sse            server-sent events "one", "two", "three", 300 ms apart
     /dyn/paused?id=X    a chunked body: 64 KiB, then nothing until /dyn/release?id=X (at most
                         10 s), then 64 KiB more
-    /dyn/release?id=X   opens that gate; answers "released" when a response was waiting at it
+    /dyn/release?id=X   opens that gate; answers "released" when a response was waiting at it (not
+                        when it had given up waiting)
 - a local API the page calls across origins (Local Network Access, CORS):
     /api/json           {"ok": true}, with CORS for the page's Origin (preflights answered)
     /ws                 a WebSocket that echoes text messages (RFC 6455, unfragmented frames)
@@ -29,7 +30,7 @@ from urllib.parse import parse_qs, urlsplit
 
 GATES = {}
 WAITING = set()
-LOCK = threading.Lock()
+LOCK = threading.RLock()
 
 
 def gate(identifier):
@@ -111,13 +112,15 @@ class Handler(BaseHTTPRequestHandler):
             with LOCK:
                 WAITING.add(identifier)
             gate(identifier).wait(10)
+            with LOCK:
+                WAITING.discard(identifier)  # a release after this finds nothing waiting
             self.chunk(b"b" * 65536)
             self.chunk(b"")
         elif url.path == "/dyn/release":
             identifier = query.get("id", [""])[0]
             with LOCK:
                 waiting = identifier in WAITING
-            gate(identifier).set()
+                gate(identifier).set()
             self.send_plain(200, "released" if waiting else "nothing was waiting")
         elif url.path == "/api/json":
             self.send_plain(200, json.dumps({"ok": True}), "application/json", headers=self.cors())
