@@ -63,30 +63,37 @@
                 process.standardInput = input
                 process.standardOutput = output
                 process.standardError = errors
-                // Events, never a poll: each read of the output, its end, and the exit.
-                output.fileHandleForReading.readabilityHandler = { [self] handle in
-                    received(handle.availableData, handle: handle, errors: false)
-                }
-                errors.fileHandleForReading.readabilityHandler = { [self] handle in
-                    received(handle.availableData, handle: handle, errors: true)
-                }
-                process.terminationHandler = { [self] _ in update { $0.exited = true } }
                 try process.run()
+                // Events, never a poll: a thread of its own reads each output to its end (a
+                // blocking read returns as data comes), then the exit is collected.
+                let (outputHandle, errorsHandle) = (output.fileHandleForReading, errors.fileHandleForReading)
+                let outputRead = Thread { [self] in
+                    Self.read(outputHandle) { data in self.update { $0.output.append(data) } }
+                    update { $0.outputEnded = true }
+                }
+                let errorsRead = Thread { [self, process] in
+                    Self.read(errorsHandle) { data in self.update { $0.errorOutput.append(data) } }
+                    // Both outputs end when the helper does: its exit is at hand.
+                    process.waitUntilExit()
+                    update {
+                        $0.errorOutputEnded = true
+                        $0.exited = true
+                    }
+                }
+                outputRead.start()
+                errorsRead.start()
                 // The deadline: a helper still running then is terminated (catches a hang).
                 DispatchQueue.global().asyncAfter(deadline: .now() + HelperProcess.timeLimit) { [process] in
                     if process.isRunning { process.terminate() }
                 }
             }
 
-            private func received(_ data: Data, handle: FileHandle, errors: Bool) {
-                if data.isEmpty { handle.readabilityHandler = nil }
-                update { state in
-                    switch (errors, data.isEmpty) {
-                    case (false, false): state.output.append(data)
-                    case (false, true): state.outputEnded = true
-                    case (true, false): state.errorOutput.append(data)
-                    case (true, true): state.errorOutputEnded = true
-                    }
+            /// Reads `handle` until its end, handing each chunk to `chunk` as it comes.
+            private static func read(_ handle: FileHandle, _ chunk: (Data) -> Void) {
+                while true {
+                    let data = handle.availableData
+                    if data.isEmpty { return }
+                    chunk(data)
                 }
             }
 
