@@ -3,12 +3,15 @@
     // A child process for the package store's crash, concurrency and speed tests; not a product.
     //
     // usage: PackageInstallHelper <store-dir> <zip> [--version V] [--sha256 HEX] [--fault EVENT[:N]]
-    //                             [--pause-after-lock MS] [--no-sync]
+    //                             [--hold-after-lock] [--wait-before-install] [--no-sync]
     //
-    // --fault EVENT[:N]  SIGKILLs itself at the N-th (default first) install event named EVENT:
-    //                    locked transferring transferred verified extracting extracted validated stored
-    //                    recorded switching activated finished
-    // --pause-after-lock sleeps MS milliseconds once the store lock is held (to overlap two installs).
+    // --fault EVENT[:N]     SIGKILLs itself at the N-th (default first) install event named EVENT:
+    //                       locked transferring transferred verified extracting extracted validated stored
+    //                       recorded switching activated finished
+    // --hold-after-lock     once the store lock is held, waits for a line on standard input before going
+    //                       on (to overlap two installs: the test decides when the lock is let go).
+    // --wait-before-install with the store open, prints "ready" and waits for a line on standard input
+    //                       before installing (so the test knows the next lock taken is the install's).
     // Prints "locked <monotonic-ns>" when the lock is held, "finished <monotonic-ns>" at the last event
     // (still under the lock) and, on success, "active <version>". Errors print one line to stderr and exit 1.
     import Foundation
@@ -37,6 +40,11 @@
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 
+    /// Blocks until a line (or the end) arrives on standard input: the test's go-ahead.
+    func waitForInputLine() {
+        _ = readLine()
+    }
+
     /// The parsed command line.
     struct Options: Sendable {
         var store: String
@@ -45,7 +53,8 @@
         var sha256: String?
         var faultName: String?
         var faultCount = 1
-        var pauseMilliseconds = 0
+        var holdAfterLock = false
+        var waitBeforeInstall = false
         var syncs = true
 
         init(_ all: [String]) {
@@ -64,9 +73,13 @@
                 faultName = String(parts[0])
                 faultCount = parts.dropFirst().first.flatMap { Int($0) } ?? 1
             }
-            pauseMilliseconds = option("--pause-after-lock").flatMap { Int($0) } ?? 0
-            syncs = !arguments.contains("--no-sync")
-            arguments.removeAll { $0 == "--no-sync" }
+            func flag(_ name: String) -> Bool {
+                defer { arguments.removeAll { $0 == name } }
+                return arguments.contains(name)
+            }
+            holdAfterLock = flag("--hold-after-lock")
+            waitBeforeInstall = flag("--wait-before-install")
+            syncs = !flag("--no-sync")
             guard arguments.count == 2 else { fail("usage: PackageInstallHelper <store-dir> <zip> [options]") }
             store = arguments[0]
             zip = arguments[1]
@@ -84,7 +97,7 @@
             let name = Self.name(event)
             if name == "locked" {
                 say("locked \(monotonicNanoseconds())")
-                if options.pauseMilliseconds > 0 { usleep(UInt32(options.pauseMilliseconds) * 1000) }
+                if options.holdAfterLock { waitForInputLine() }
             }
             if name == "finished" { say("finished \(monotonicNanoseconds())") }
             let count = counts.withLock { counts in
@@ -120,6 +133,10 @@
         let store = try await PackageStore(
             directory: URL(fileURLWithPath: options.store),
             configuration: PackageStore.Configuration(syncsToDisk: options.syncs))
+        if options.waitBeforeInstall {
+            say("ready")
+            waitForInputLine()
+        }
         let installed = try await store.install(
             PackageInstallRequest(
                 source: .file(URL(fileURLWithPath: options.zip)), version: options.version, sha256: options.sha256),

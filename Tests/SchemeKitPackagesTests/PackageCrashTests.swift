@@ -10,6 +10,12 @@
 
     /// A child process installing a package is killed (SIGKILL) at every step; the store keeps serving.
     struct PackageCrashTests {
+        #if os(Linux)
+            static let isLinux = true
+        #else
+            static let isLinux = false
+        #endif
+
         /// The steps, as `PackageInstallHelper --fault` names them, and whether the kill comes after the switch.
         static let faultPoints: [(fault: String, afterSwitch: Bool)] = [
             ("locked", false),  // lock held, nothing written yet
@@ -72,22 +78,38 @@
             #expect(try reader.activeVersion()?.version == "3.0.0")
         }
 
-        @Test func twoProcessesInstallingAtOnceTakeTurns() async throws {
+        /// The second install reaches the store lock while the first holds it: each helper says
+        /// where it is, the first holds the lock until told, and the second's open of the lock file
+        /// is seen as it happens, so the overlap is certain, not hoped for after a pause.
+        @Test(.enabled(if: isLinux, "needs inotify to see the second install reach the lock"))
+        func twoProcessesInstallingAtOnceTakeTurns() async throws {
             let temp = try TestDirectory()
             defer { temp.remove() }
             _ = try await makeStoreWithTwoVersions(temp)
             let packages = ["2.0.0": TestPackage.webApp("2.0.0"), "3.0.0": TestPackage.webApp("3.0.0")]
             for (version, package) in packages { try package.zip(to: temp.path("\(version).zip")) }
 
-            let first = try HelperProcess.start([
-                temp.path("store").path, temp.path("2.0.0.zip").path, "--version", "2.0.0", "--pause-after-lock", "400",
-                "--no-sync",
-            ])
+            // The second opens the store and waits to be told to install…
             let second = try HelperProcess.start([
-                temp.path("store").path, temp.path("3.0.0.zip").path, "--version", "3.0.0", "--pause-after-lock", "400",
+                temp.path("store").path, temp.path("3.0.0.zip").path, "--version", "3.0.0", "--wait-before-install",
                 "--no-sync",
             ])
-            let outcomes = [try await HelperProcess.wait(first), try await HelperProcess.wait(second)]
+            #expect(await second.line(startingWith: "ready") != nil)
+            // …the first takes the lock and holds it…
+            let first = try HelperProcess.start([
+                temp.path("store").path, temp.path("2.0.0.zip").path, "--version", "2.0.0", "--hold-after-lock",
+                "--no-sync",
+            ])
+            #expect(await first.line(startingWith: "locked ") != nil)
+            // …the second installs: it reaches the lock (opens the lock file) while the first holds it…
+            #if os(Linux)
+                let lockOpened = try FileOpenWatch(temp.path("store/.lock").path)
+                try second.send("go")
+                #expect(await lockOpened.opened(), "the second install reached the store lock")
+            #endif
+            // …and the first lets go.
+            try first.send("go")
+            let outcomes = [await first.outcome(), await second.outcome()]
 
             for outcome in outcomes { #expect(outcome.exitStatus == 0 && !outcome.killedBySignal, "\(outcome)") }
             let spans = outcomes.compactMap { outcome -> (version: String, locked: UInt64, finished: UInt64)? in
@@ -98,6 +120,7 @@
                 return (version, locked, finished)
             }.sorted { $0.locked < $1.locked }
             try #require(spans.count == 2)
+            #expect(spans.map(\.version) == ["2.0.0", "3.0.0"], "the first took the lock first")
             // The second got the lock only after the first had finished.
             #expect(spans[0].finished <= spans[1].locked)
 

@@ -59,7 +59,7 @@ struct HARChromiumFixtureTests {
         #expect(login.bodyString == #"{"ok":true,"user":"ada"}"#)
         let stranger = try await engine.run(
             "app://example.com/api/login", method: .post, body: .bytes(Data("user=eve&remember=on".utf8)))
-        #expect(stranger.failure != nil)
+        #expect(stranger.failure == "no HAR entry: no entry for POST app://example.com/api/login")
 
         #expect(try await engine.run("app://example.com/api/items?sort=name&page=1").bodyString == #"["café","thé"]"#)
 

@@ -167,8 +167,10 @@ struct HARRecordReplayTests {
         defer { directory.remove() }
         let harFile = directory.appending("overlap.har")
         let (released, release) = AsyncStream<Void>.makeStream()
+        let (firstStarted, startFirst) = AsyncStream<Void>.makeStream()
         let handler = ClosureHandler { request, writer in
             if request.url.path == "/first" {
+                startFirst.yield()
                 for await _ in released { break }  // completes only once /second has
             }
             try await writer.respond(.ok, body: Data("body of \(request.url.path)".utf8))
@@ -177,8 +179,8 @@ struct HARRecordReplayTests {
         let recorder = HARRecorder(handler, to: harFile)
         let engine = try ScriptedEngine(serving: recorder)
         async let first = engine.run("app://localhost/first")
-        // Let /first start (and block) before /second is asked for.
-        try await Task.sleep(for: .milliseconds(50))
+        // /first has started (and blocks) before /second is asked for.
+        for await _ in firstStarted { break }
         #expect(try await engine.run("app://localhost/second").bodyString == "body of /second")
         #expect(try HARArchive(contentsOf: harFile).entries.map(\.request.url) == ["app://localhost/second"])
         release.yield()

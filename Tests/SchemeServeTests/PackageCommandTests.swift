@@ -1,6 +1,7 @@
 // Built with the package trait `Server` (on by default); without it the module is empty.
 #if Server
     import Foundation
+    import LoopbackTestSupport
     import Testing
 
     /// `schemeserve package …` and `serve --store` as a user runs them: real zips made with the `zip`
@@ -47,9 +48,8 @@
                 process.arguments = ["zip", "-q", "-r", "-X", archive, "."]
                 process.currentDirectoryURL = site
                 try process.run()
-                let deadline = Date.now.addingTimeInterval(20)
-                while process.isRunning && Date.now < deadline { usleep(20_000) }
-                if process.isRunning { process.terminate() }
+                if !eventuallyBlocking(timeout: .seconds(20), { !process.isRunning }) { process.terminate() }
+                process.waitUntilExit()
                 guard process.terminationStatus == 0 else { throw RawHTTP.Failure(description: "zip failed") }
             }
 

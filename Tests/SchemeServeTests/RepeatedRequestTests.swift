@@ -2,6 +2,7 @@
 #if Server && os(Linux)
     import Foundation
     import Glibc
+    import LoopbackTestSupport
     import NIOCore
     import SchemeKit
     import Testing
@@ -34,12 +35,26 @@
         /// or chunked.
         final class Connection {
             let fd: Int32
+            let port: Int
             private var pending: [UInt8] = []
 
-            init(port: Int) throws { fd = try RawHTTP.connect(port: port) }
+            init(port: Int) throws {
+                self.port = port
+                fd = try RawHTTP.connect(port: port)
+            }
             deinit { close(fd) }
 
             func send(_ text: String) throws { try RawHTTP.sendAll(fd, Data(text.utf8)) }
+
+            /// Sends `text` as a read of its own for the server: returns once the server has read
+            /// it (the kernel shows none of it left in either socket), so the next send cannot
+            /// join it in one read.
+            func sendAlone(_ text: String) throws {
+                try send(text)
+                guard eventuallyBlocking({ TCPSocketTable.serverHasRead(fd, serverPort: port) }) else {
+                    throw RawHTTP.Failure(description: "the server did not read what was sent")
+                }
+            }
 
             /// The next response; `head` when it answers a HEAD request (no body follows).
             func response(head: Bool = false) throws -> RawHTTP.Response {
@@ -131,9 +146,9 @@
                         #expect(try warm.response().text == "{\"a\":1}")
                     }
                     let connection = try Connection(port: port)
-                    try connection.send(
+                    // The head in one read, its body (the repeat's bytes) in the next.
+                    try connection.sendAlone(
                         "POST /letters.txt HTTP/1.1\r\nHost: localhost\r\nContent-Length: \(plain.utf8.count)\r\n\r\n")
-                    Thread.sleep(forTimeInterval: 0.05)
                     try connection.send(plain)
                     let answer = try connection.response()
                     #expect(answer.status == 405, "the POST's own answer")
@@ -159,9 +174,9 @@
                         try connection.send(request)
                         #expect(try connection.response().body == first.body)
                     }
+                    // The repeat in two reads: its first 40 bytes, then the rest.
                     let cut = request.index(request.startIndex, offsetBy: 40)
-                    try connection.send(String(request[..<cut]))
-                    Thread.sleep(forTimeInterval: 0.05)
+                    try connection.sendAlone(String(request[..<cut]))
                     try connection.send(String(request[cut...]))
                     #expect(try connection.response().body == first.body)
                     try connection.send(request)
@@ -195,8 +210,8 @@
                         #expect(try warm.response().status == 200)
                     }
                     let connection = try Connection(port: port)
-                    try connection.send("GET /c.json HTTP/1.1\r\nX-Unfinished: yes\r\n")
-                    Thread.sleep(forTimeInterval: 0.05)
+                    // The unfinished head in one read, the repeat's bytes in the next.
+                    try connection.sendAlone("GET /c.json HTTP/1.1\r\nX-Unfinished: yes\r\n")
                     try connection.send(request)
                     let answer = try connection.response()
                     #expect(answer.status == 400)
@@ -209,17 +224,18 @@
         @Test func repeatsCountAsActivityAndIdleConnectionsStillClose() async throws {
             try await TestServer.with(configure: {
                 $0.eventLoopCount = 1
-                $0.idleTimeout = .milliseconds(600)
+                $0.idleTimeout = .seconds(1)
             }) { server in
                 let port = server.port
                 try await onThread {
                     let connection = try Connection(port: port)
                     let request = Self.script("/b.js")
-                    // Eight requests 200 ms apart: 1.6 s, well past the 600 ms idle timeout.
+                    // Eight requests at least 200 ms apart: 1.6 s or more, past the 1 s idle timeout,
+                    // each well within it of the last answer.
                     for _ in 0..<8 {
                         try connection.send(request)
                         #expect(try connection.response().status == 200)
-                        Thread.sleep(forTimeInterval: 0.2)
+                        Thread.sleep(forTimeInterval: 0.2)  // paces the requests: a rate
                     }
                     #expect(
                         ServeTimeoutTests.closedByPeer(connection.fd, within: 3),

@@ -2,6 +2,7 @@
 #if Server
     import Foundation
     import HTTPTypes
+    import LoopbackTestSupport
     import NIOCore
     import SchemeKit
     import Synchronization
@@ -140,18 +141,19 @@
                         released.withLock { $0 += 1 }
                     }
                 }
-                // Both are waiting once the loop takes the queue down (give them a moment to park).
-                try await Task.sleep(for: .milliseconds(100))
+                // Both are parked before the loop takes the queue down.
+                #expect(await eventually { bridge.waitingProducers == 2 })
                 #expect(released.withLock { $0 } == 0, "the writers wait while 64 bytes are queued")
                 _ = bridge.take()
                 group.addTask {
-                    try await Task.sleep(for: .seconds(10))
+                    try await Task.sleep(for: .seconds(10))  // the deadline: catches a writer left waiting
                     throw CancellationError()
                 }
                 for _ in 0..<2 { try await group.next() }
                 group.cancelAll()
             }
             #expect(released.withLock { $0 } == 2)
+            #expect(bridge.waitingProducers == 0)
         }
     }
 #endif

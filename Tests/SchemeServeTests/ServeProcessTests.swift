@@ -1,6 +1,7 @@
 // Built with the package trait `Server` (on by default); without it the module is empty.
 #if Server
     import Foundation
+    import LoopbackTestSupport
     import Synchronization
     import Testing
     import SchemeKit
@@ -130,15 +131,22 @@
             let size: Int64 = 64 << 20
             try Self.sparseFile(directory.appending(path: "big.bin"), size: size)
             let server = try ServeProcess([directory.path(percentEncoded: false)])
+            defer { server.stop() }  // stopped on every path (the test stops it first itself)
             let fd = try RawHTTP.connect(port: server.port, timeout: 15)
             defer { close(fd) }
             try RawHTTP.sendAll(fd, Data("GET /big.bin HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".utf8))
             var buffer = [UInt8](repeating: 0, count: 1 << 16)
             var received = recv(fd, &buffer, 4096, 0)  // the download has started…
             #expect(received > 0)
-            usleep(300_000)  // …and stalls on back-pressure while we do not read
+            // …and stalls on back-pressure while we do not read: the server's socket waits on the
+            // zero window we advertise.
+            #if os(Linux)
+                #expect(eventuallyBlocking { TCPSocketTable.serverIsStalled(sendingTo: fd, serverPort: server.port) })
+            #endif
             kill(server.process.processIdentifier, SIGTERM)
-            usleep(300_000)
+            // The graceful shutdown has begun: the server stopped listening (new connections are
+            // refused) with the download still in flight.
+            #expect(eventuallyBlocking { !LoopbackOrigin.accepts(server.port) }, "the server stopped listening")
             var total = 0
             while received > 0 || (received < 0 && errno == EINTR) {
                 total += max(received, 0)
@@ -219,9 +227,11 @@
             #expect(page.text.range(of: "<script>")!.lowerBound < page.text.range(of: "</body>")!.lowerBound)
             #expect(Int(page.header("Content-Length") ?? "") == page.body.count)
 
-            let evil = try RawHTTP.exchange(
+            // The refusal is read up to the end of its head: the connection stays open after it, so
+            // reading to the end would only end with the receive timeout.
+            let evil = try Self.responseHead(
                 port: server.port, Self.handshake(port: server.port, origin: "http://evil.example"))
-            #expect(evil.status != 101)
+            #expect(evil.hasPrefix("HTTP/1.1 404"), "refused: no upgrade, and no such page \(evil)")
 
             let fd = try RawHTTP.connect(port: server.port, timeout: 10)
             defer { close(fd) }
@@ -234,8 +244,18 @@
                 received.append(contentsOf: buffer[..<count])
             }
             #expect(String(decoding: received, as: UTF8.self).hasPrefix("HTTP/1.1 101"))
-            usleep(400_000)
-            try Fixtures.write("<html><body><p>v2</p></body></html>", "index.html", in: directory)
+            // The watcher starts beside the listener, and the client joins the notified set just
+            // after its 101: a change is sent to this client once the server logs that it reloads
+            // one page. Until then each try makes a new change (the wait for the log line paces the
+            // tries; it is no guess at readiness).
+            var version = 2
+            let notified = eventuallyBlocking {
+                try? Fixtures.write("<html><body><p>v\(version)</p></body></html>", "index.html", in: directory)
+                version += 1
+                return server.standardError(until: { $0.contains("reloading 1 page(s)") }, timeout: 1)
+                    .contains("reloading 1 page(s)")
+            }
+            #expect(notified, "\(server.standardError(until: { _ in true }, timeout: 0))")
             var frame = Data(received[(received.firstRange(of: Data("\r\n\r\n".utf8))!.upperBound)...])
             while frame.count < 8 {
                 let count = recv(fd, &buffer, buffer.count, 0)
@@ -305,6 +325,22 @@
                 dom.contains(
                     #""css":true,"module":true,"image":{"width":96,"height":96,"ok":true},"font":true,"json":true,"video":true,"missing404":true"#
                 ))
+        }
+
+        /// Sends `request` on a new connection and returns the response's head, read up to its
+        /// blank line (what follows, and whether the connection stays open, does not matter).
+        static func responseHead(port: Int, _ request: Data) throws -> String {
+            let fd = try RawHTTP.connect(port: port, timeout: 10)
+            defer { close(fd) }
+            try RawHTTP.sendAll(fd, request)
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            var received = Data()
+            while received.firstRange(of: Data("\r\n\r\n".utf8)) == nil {
+                let count = recv(fd, &buffer, buffer.count, 0)
+                guard count > 0 else { break }
+                received.append(contentsOf: buffer[..<count])
+            }
+            return String(decoding: received, as: UTF8.self)
         }
 
         static func handshake(port: Int, origin: String) -> Data {

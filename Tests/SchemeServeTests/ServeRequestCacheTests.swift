@@ -1,6 +1,7 @@
 // Built with the package trait `Server` (on by default); without it the module is empty.
 #if Server
     import Foundation
+    import LoopbackTestSupport
     import SchemeKit
     import SchemeServe
     import Testing
@@ -129,17 +130,24 @@
                 var first: RawHTTP.Response?
                 for _ in 0..<4 { first = try await RawHTTP.transmit(port: server.port, request) }
                 let earlier = try #require(first?.header("Date"))
-                try await Task.sleep(for: .milliseconds(1_100))
+                let formatter = DateFormatter()
+                formatter.locale = Locale(identifier: "en_US_POSIX")
+                formatter.timeZone = TimeZone(identifier: "GMT")
+                formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+                let earlierDate = try #require(formatter.date(from: earlier))
+                // The kept answer is asked again once the wall clock is in a later second than the
+                // one it named: what this test needs is a second that changed, and it waits for
+                // exactly that.
+                #expect(
+                    await eventually {
+                        Date.now.timeIntervalSince1970.rounded(.down) > earlierDate.timeIntervalSince1970
+                    })
                 let asked = Date.now
                 let later = try #require(try await RawHTTP.transmit(port: server.port, request).header("Date"))
                 let answered = Date.now
                 #expect(later != earlier)
                 // Whole seconds: the answer's second lies between the second asked and the one answered
                 // (timed around the request itself: formatters are slow under ThreadSanitizer).
-                let formatter = DateFormatter()
-                formatter.locale = Locale(identifier: "en_US_POSIX")
-                formatter.timeZone = TimeZone(identifier: "GMT")
-                formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
                 let date = try #require(formatter.date(from: later))
                 #expect(date.timeIntervalSince1970 >= asked.timeIntervalSince1970.rounded(.down))
                 #expect(date.timeIntervalSince1970 <= answered.timeIntervalSince1970)

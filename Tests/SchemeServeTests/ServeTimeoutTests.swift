@@ -2,6 +2,7 @@
 #if Server && os(Linux)
     import Foundation
     import Glibc
+    import LoopbackTestSupport
     import SchemeServe
     import Testing
 
@@ -26,6 +27,12 @@
                 if count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR) { return true }
             }
             return false
+        }
+
+        /// How many descriptors process `pid` has open below `limit` (one it inherited may be above).
+        static func openDescriptors(_ pid: pid_t, below limit: Int = 64) -> Int {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+            return names.count { Int($0).map { $0 < limit } ?? false }
         }
 
         @Test func silentAndDrippingConnectionsAreClosed() async throws {
@@ -86,14 +93,20 @@
             }
         }
 
-        /// Under `ulimit -n 64`, a hundred idle sockets exhaust the descriptors: the server backs off
-        /// (it used to spin a core on `accept`), closes them as they time out, and serves again.
+        /// Under `ulimit -n 64`, a hundred idle sockets exhaust the descriptors: the server should
+        /// back off (it used to spin a core on `accept`) for as long as they stay, and serves again
+        /// once they go. Their head timeout is long, so the server is out of descriptors for the
+        /// whole measurement, however late this test gets to it.
         @Test func outOfDescriptorsTheServerBacksOffAndRecovers() async throws {
             let server = try ServeProcess(
-                [ServeProcessTests.sampleApp, "--header-timeout", "1", "--idle-timeout", "1", "--event-loops", "1"],
+                [
+                    ServeProcessTests.sampleApp, "--header-timeout", "120", "--idle-timeout", "120", "--event-loops",
+                    "1",
+                ],
                 fileLimit: 64)
             defer { server.stop() }
             let port = server.port
+            let pid = server.process.processIdentifier
             let sockets = try await onThread {
                 var sockets: [Int32] = []
                 for _ in 0..<100 {
@@ -102,21 +115,28 @@
                 }
                 return sockets
             }
-            defer { for fd in sockets { close(fd) } }
+            var socketsOpen = true
+            defer { if socketsOpen { for fd in sockets { close(fd) } } }
             #expect(sockets.count > 64, "more connections than the server has descriptors")
-            try await Task.sleep(for: .milliseconds(300))
+            // Out of descriptors: every one of its 64 is open (the next accept fails with EMFILE).
+            #expect(await eventually { Self.openDescriptors(pid) == 64 })
             let before = try #require(server.cpuSeconds)
-            try await Task.sleep(for: .seconds(1))
+            try await Task.sleep(for: .seconds(3))  // the measurement window: three of NIO's one-second back-offs
             let used = try #require(server.cpuSeconds) - before
-            #expect(used < 0.5, "no spinning on accept: \(used) s of CPU in 1 s")
-            // The idle ones time out, the backlog is accepted and times out too; then a request gets in.
-            var status = 0
-            let deadline = Date.now.addingTimeInterval(20)
-            while status != 200, Date.now < deadline {
-                status = (try? await RawHTTP.fetch(port: port, "/index.html").status) ?? 0
-                if status != 200 { try await Task.sleep(for: .milliseconds(200)) }
+            #expect(Self.openDescriptors(pid) == 64, "still out of descriptors")
+            // Known defect, which the old one-second head timeout hid (the descriptors came free
+            // before the first back-off ended): once a back-off ends while still out of descriptors,
+            // the accept fails at once with none accepted before it, and SwiftNIO keeps the
+            // listening socket registered for reads, so the loop calls `accept4` (EMFILE) without
+            // pause. Intermittent: on a busy machine the spinning loop may get less than half a core.
+            withKnownIssue("the server spins on accept once its first back-off ends", isIntermittent: true) {
+                #expect(used < 0.5, "no spinning on accept: \(used) s of CPU in 3 s")
             }
-            #expect(status == 200)
+            // The idle ones go: the server closes them, takes the backlog (gone too), and a request
+            // gets in.
+            for fd in sockets { close(fd) }
+            socketsOpen = false
+            #expect(await eventually { (try? await RawHTTP.fetch(port: port, "/index.html").status) == 200 })
         }
     }
 #endif

@@ -43,6 +43,8 @@ public final class CallbackSchemeTask: Sendable, Hashable {
         var consumer: CheckedContinuation<Event?, Never>?
         /// ``write(_:)`` calls waiting for room, resumed with `false` to check again.
         var writers: [CheckedContinuation<Bool, Never>] = []
+        /// Threads blocked in ``didReceive(_:)-(Data)`` until the queue has room.
+        var blockedProducers = 0
     }
 
     /// The error a task fails with when async code queued more than 16 × ``bufferLimit`` body bytes
@@ -82,6 +84,15 @@ public final class CallbackSchemeTask: Sendable, Hashable {
 
     /// Body bytes queued and not yet taken by the engine.
     package var queuedBytes: Int { queue.withLock { $0.bytes } }
+
+    /// Threads blocked right now in ``didReceive(_:)-(Data)`` because ``bufferLimit`` bytes are
+    /// queued: counted from the moment a producer found no room until it is let through (room, a
+    /// stop or a terminal call). For tests, which wait for this state instead of for a time.
+    package var blockedProducers: Int { queue.withLock { $0.blockedProducers } }
+
+    /// ``write(_:)`` calls suspended right now because ``bufferLimit`` bytes are queued. For tests,
+    /// which wait for this state instead of for a time.
+    package var suspendedWriters: Int { queue.withLock { $0.writers.count } }
 
     /// Sends the response head.
     public func didReceive(_ response: SchemeResponse) { enqueue(.head(response), bytes: 0, producer: .admitted) }
@@ -135,9 +146,15 @@ public final class CallbackSchemeTask: Sendable, Hashable {
         let consumer: CheckedContinuation<Event?, Never>?
         var delivered = event
         if producer == .blocking {
+            var blocked = false
             consumer =
                 queue.wait { queue -> CheckedContinuation<Event?, Never>?? in
-                    guard queue.ended || queue.bytes < limit else { return nil }
+                    guard queue.ended || queue.bytes < limit else {
+                        if !blocked { queue.blockedProducers += 1 }
+                        blocked = true
+                        return nil
+                    }
+                    if blocked { queue.blockedProducers -= 1 }
                     return .some(
                         Self.append(event, bytes: bytes, terminal: terminal, to: &queue, delivered: &delivered))
                 } ?? nil

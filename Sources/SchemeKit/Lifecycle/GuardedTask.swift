@@ -120,6 +120,12 @@ final class GuardedTask: @unchecked Sendable {
         lock.withLock { machine.isStopped }
     }
 
+    /// Whether the handler's Swift task is recorded, so that a ``stop()`` now cancels it itself.
+    /// For tests, which wait for this state instead of for a time.
+    var holdsHandlerTask: Bool {
+        lock.withLock { handlerTask != nil }
+    }
+
     /// This task's own counters: `started` is 1; at most one ending counter is 1.
     var metrics: SchemeTaskMetrics {
         lock.withLock {

@@ -126,6 +126,8 @@ final class PreloadFetch: Sendable {
     var isComplete: Bool { inner.withLock { $0.buffer.isComplete } }
     var hasFailed: Bool { inner.withLock { $0.buffer.failure != nil || $0.buffer.cancelled } }
     var receivedBytes: Int { inner.withLock { $0.buffer.receivedBytes } }
+    /// Whether the upstream reader is suspended in ``waitForRoom()`` right now.
+    var upstreamIsWaiting: Bool { inner.withLock { $0.upstreamWaiter != nil } }
 
     func attach() -> (id: Int, claimedPreload: Bool)? {
         inner.withLock { $0.buffer.attach() }

@@ -188,6 +188,13 @@ public final class Preloader: Sendable {
     /// Body bytes buffered by all fetches right now.
     package var bufferedBytes: Int { memory.bytes.load(ordering: .relaxed) }
 
+    /// Fetches whose upstream reader is suspended right now because their slowest reader (or an
+    /// unclaimed preload's whole buffer) is a window behind: their buffers cannot grow until a
+    /// reader catches up. For tests, which wait for this state instead of for a time.
+    package var pausedFetches: Int {
+        state.withLock { state in state.entries.values.count { $0.upstreamIsWaiting } }
+    }
+
     /// The last ``Configuration/timingHistory`` engine request timings, oldest first.
     public var recentTimings: [PreloadTiming] { state.withLock { $0.timings } }
 

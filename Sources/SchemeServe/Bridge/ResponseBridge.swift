@@ -240,6 +240,10 @@
             return SchemeBody(engineBuffer: ByteBufferBody(buffer: buffer))
         }
 
+        /// ``waitForCapacity()`` calls suspended right now for room. For tests, which wait for this
+        /// state instead of for a time.
+        var waitingProducers: Int { state.withLock { $0.producers.count } }
+
         func waitForCapacity() async {
             await withTaskCancellationHandler {
                 await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

@@ -42,10 +42,14 @@
             self.threadName = threadName
         }
 
-        /// Starts watching; `onChange` is called on the watcher's thread after each burst of changes.
+        /// Starts watching; `onChange` is called on the watcher's thread after each burst of changes,
+        /// with the paths the burst changed: each event's directory joined with the name it carries
+        /// (the directory alone for an event on the directory itself). Bursts are reported in the
+        /// order their events came, so the report naming a change comes after (or is) the report
+        /// of every change before it.
         ///
         /// - Returns: Whether watching started (`false`: poll instead).
-        func start(onChange: @escaping @Sendable () -> Void) -> Bool {
+        func start(onChange: @escaping @Sendable (_ paths: Set<String>) -> Void) -> Bool {
             #if canImport(Glibc)
                 let descriptor = inotify_init1(Int32(IN_CLOEXEC))
                 guard descriptor >= 0 else { return false }
@@ -62,7 +66,10 @@
                     close(wakeRead)
                     close(wake)
                 }
-                guard Self.watchTree(root.path(percentEncoded: false), descriptor, &directories) else {
+                // Without a trailing slash, so the paths reported are `<root>/<name>`.
+                var top = root.path(percentEncoded: false)
+                while top.count > 1, top.hasSuffix("/") { top.removeLast() }
+                guard Self.watchTree(top, descriptor, &directories) else {
                     closeAll()
                     return false
                 }
@@ -140,11 +147,12 @@
 
             private func run(
                 _ descriptor: Int32, _ wake: Int32, _ directories: [Int32: String], _ settle: Int32,
-                _ onChange: @Sendable () -> Void
+                _ onChange: @Sendable (_ paths: Set<String>) -> Void
             ) {
                 var directories = directories
                 var buffer = [UInt8](repeating: 0, count: 64 << 10)
                 var pending = false
+                var changed: Set<String> = []
                 while true {
                     var requests = [
                         pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
@@ -159,7 +167,9 @@
                     if ready == 0 {
                         // Quiet for `settle` after a change: report the burst once.
                         pending = false
-                        onChange()
+                        let paths = changed
+                        changed = []
+                        onChange(paths)
                         continue
                     }
                     if requests[0].revents & Int16(POLLNVAL | POLLERR) != 0 { return }
@@ -174,12 +184,13 @@
                             return (event.wd, event.mask, Int(event.len))
                         }
                         let nameStart = offset + MemoryLayout<inotify_event>.size
-                        if eventMask & UInt32(IN_ISDIR) != 0, eventMask & UInt32(IN_CREATE | IN_MOVED_TO) != 0,
-                            let parent = directories[watch]
-                        {
+                        if let parent = directories[watch] {
                             let bytes = buffer[nameStart..<min(nameStart + nameLength, count)].prefix { $0 != 0 }
-                            let name = String(decoding: bytes, as: UTF8.self)
-                            _ = Self.watchTree(parent + "/" + name, descriptor, &directories)
+                            let path = bytes.isEmpty ? parent : parent + "/" + String(decoding: bytes, as: UTF8.self)
+                            changed.insert(path)
+                            if eventMask & UInt32(IN_ISDIR) != 0, eventMask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
+                                _ = Self.watchTree(path, descriptor, &directories)
+                            }
                         }
                         offset = nameStart + nameLength
                     }

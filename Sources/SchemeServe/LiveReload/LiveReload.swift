@@ -55,7 +55,7 @@
         /// ``ServeConfiguration/watchInterval``.
         func run() async throws {
             let watcher = DirectoryWatcher(root: root)
-            if watcher.start(onChange: { [self] in reload() }) {
+            if watcher.start(onChange: { [self] _ in reload() }) {
                 try? await gracefulShutdown()
                 watcher.stop()
             } else {

@@ -72,9 +72,10 @@
         if let directory { process.currentDirectoryURL = directory }
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        let deadline = Date().addingTimeInterval(60)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning { process.terminate() }
+        // The deadline: a tool still running after 60 s is terminated (catches a hang).
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60) { [process] in
+            if process.isRunning { process.terminate() }
+        }
         process.waitUntilExit()
         return process.terminationStatus
     }

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTestSupport
 import SchemeKitTesting
 import Testing
 
@@ -59,17 +60,12 @@ struct CacheDiskCrashTests {
         return data
     }
 
-    /// Waits (bounded) until `file` contains a line starting with `prefix`.
-    private func waitForLine(_ prefix: String, in file: URL, timeout: Duration = TestTiming.scaled(.seconds(20)))
-        async throws -> Bool
-    {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
+    /// Waits (``eventually(timeout:_:)``, bounded) until `file` contains a line starting with `prefix`.
+    private func waitForLine(_ prefix: String, in file: URL, timeout: Duration = .seconds(20)) async -> Bool {
+        await eventually(timeout: timeout) {
             let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
-            if text.split(separator: "\n").contains(where: { $0.hasPrefix(prefix) }) { return true }
-            try await Task.sleep(for: .milliseconds(5))
+            return text.split(separator: "\n").contains(where: { $0.hasPrefix(prefix) })
         }
-        return false
     }
 
     @Test(
@@ -105,8 +101,8 @@ struct CacheDiskCrashTests {
             try process.run()
             // Kill it at a different moment each round: after it opened the cache, or after it
             // completed a store, plus a random delay of up to 30 ms.
-            let started = try await waitForLine(round % 2 == 0 ? "ready" : "stored", in: log)
-            try await Task.sleep(for: .microseconds(Int.random(in: 0..<30_000)))
+            let started = await waitForLine(round % 2 == 0 ? "ready" : "stored", in: log)
+            try await Task.sleep(for: .microseconds(Int.random(in: 0..<30_000)))  // paces the kill: a random moment
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             try output.close()

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTestSupport
 import SchemeKitTesting
 import Testing
 

@@ -324,7 +324,7 @@ final class CallbackSink: SchemeTaskSink {
 
     func waitForCapacity() async {
         guard let holdingAfter, chunks.load(ordering: .relaxed) >= holdingAfter else { return }
-        try? await Task.sleep(for: .seconds(30))
+        try? await Task.sleep(for: .seconds(30))  // hangs until cancelled (at most 30 s)
     }
 
     func receive(_ response: SchemeResponse) { recording.receive(response) }

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTestSupport
 import Synchronization
 import Testing
 
@@ -132,9 +133,8 @@ struct BackPressureTests {
             task.didFinish()
             done.store(true, ordering: .relaxed)
         }.start()
-        // Three chunks fill the queue to 1200 ≥ 1000: the producer waits there.
-        #expect(await eventually { sent.load(ordering: .relaxed) == 3 })
-        try await Task.sleep(for: .milliseconds(100))
+        // Three chunks fill the queue to 1200 ≥ 1000: the producer blocks there, in its fourth call.
+        #expect(await eventually { task.blockedProducers == 1 })
         #expect(sent.load(ordering: .relaxed) == 3)
         #expect(task.queuedBytes == 1200)
         var received = 0
@@ -157,11 +157,12 @@ struct BackPressureTests {
                 returned.add(1, ordering: .relaxed)
             }
         }.start()
-        #expect(await eventually { returned.load(ordering: .relaxed) == 1 })
-        try await Task.sleep(for: .milliseconds(50))
+        // The first chunk fills the queue: the producer blocks in its second call.
+        #expect(await eventually { task.blockedProducers == 1 })
         #expect(returned.load(ordering: .relaxed) == 1)
         #expect(task.markStopped())
         #expect(await eventually { returned.load(ordering: .relaxed) == 5 })
+        #expect(task.blockedProducers == 0)
         #expect(task.queuedBytes == 0)
         let after = await task.nextEvent()
         #expect(after == nil)
@@ -178,9 +179,10 @@ struct BackPressureTests {
             }
             task.didFinish()
         }
-        #expect(await eventually { written.load(ordering: .relaxed) == 2 })
-        try await Task.sleep(for: .milliseconds(50))
+        // Two writes queue 120 ≥ 100 bytes: the third suspends.
+        #expect(await eventually { task.suspendedWriters == 1 })
         #expect(written.load(ordering: .relaxed) == 2)
+        #expect(task.queuedBytes == 120)
         var received = 0
         while let event = await task.nextEvent() {
             if case .body(let data) = event { received += data.count }

@@ -141,9 +141,10 @@ struct BoundedMemoryTests {
         let url = "app://x\(path)?size=\(Self.size)&ranges=1"
         let probe = MemoryProbe()
         #expect(preloader.preload(URL(string: url)!))
-        // The unclaimed preload fills its window, then waits for its task.
-        #expect(await eventually { preloader.bufferedBytes >= preloader.configuration.fetchBufferLimit })
-        try await Task.sleep(for: .milliseconds(200))
+        // The unclaimed preload fills its window, then its upstream reader waits for its task: the
+        // buffer cannot grow while it does.
+        #expect(await eventually { preloader.pausedFetches == 1 })
+        #expect(preloader.bufferedBytes >= preloader.configuration.fetchBufferLimit)
         #expect(preloader.bufferedBytes <= preloader.configuration.fetchBufferLimit + (1 << 20))
         let sink = ThrottledSink(bytesPerSecond: Self.readRate)
         try await withTimeout(TestTiming.scaled(.seconds(100))) {

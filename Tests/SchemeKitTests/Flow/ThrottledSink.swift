@@ -55,6 +55,6 @@ final class ThrottledSink: SchemeTaskSink {
         let bytes = state.withLock { $0.bytes }
         let due = Duration.seconds(Double(bytes) / bytesPerSecond)
         let ahead = due - (ContinuousClock.now - started)
-        if ahead > .milliseconds(2) { try? await Task.sleep(for: ahead) }
+        if ahead > .milliseconds(2) { try? await Task.sleep(for: ahead) }  // paces the reader: a rate
     }
 }

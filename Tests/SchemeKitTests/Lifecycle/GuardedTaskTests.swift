@@ -138,7 +138,7 @@ struct GuardedTaskTests {
                 await withTaskCancellationHandler {
                     running.fire()
                     // Waits for the stop; bounded by the test's timeout.
-                    while !Task.isCancelled { try? await Task.sleep(for: .milliseconds(5)) }
+                    try? await Task.sleep(for: .seconds(3600))  // hangs until stopped (the cancellation ends it)
                     sawCancelled.withLock { $0 = Task.isCancelled }
                 } onCancel: {
                     cancelHandlerFired.withLock { $0 += 1 }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import LoopbackTestSupport
 import SchemeKitTesting
 import Testing
 
@@ -38,11 +39,12 @@ struct StopInsideDeliveryTests {
         let probe: Probe
 
         func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome {
-            // Let `start()` record the handler's task first, so the stop cancels it right away.
-            try await Task.sleep(for: .milliseconds(50))
+            // Once `start()` has recorded the handler's task, the stop from inside the head's
+            // delivery cancels it itself (before, `start()` would cancel it when it found it stopped).
+            #expect(await eventually { probe.task.withLock { $0 }?.storage.holdsHandlerTask ?? false })
             try await withTaskCancellationHandler {
                 try await writer.writeHead(SchemeResponse(status: .ok))
-                try await Task.sleep(for: .seconds(30))
+                try await Task.sleep(for: .seconds(30))  // hangs until stopped
             } onCancel: {
                 probe.check()
             }

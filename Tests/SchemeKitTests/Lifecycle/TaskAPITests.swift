@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTestSupport
 import SchemeKit
 import SchemeKitTesting
 import Testing
@@ -17,16 +18,18 @@ struct TaskAPITests {
         let registry = try registry(hanging)
         let task = registry.task(for: try SchemeRequest("app://localhost/"), sink: RecordingSink())
         let stopper = Task {
-            while hanging.started == 0 { try await Task.sleep(for: .milliseconds(5)) }
+            // Its head is written: the handler goes on to hang in its cancellation handler, so the
+            // stop lands there (a stop during the head's write would fail the write instead).
+            #expect(await eventually { task.respondingHandler != nil })
             task.stop()
         }
         await task.run()
-        try await stopper.value
+        await stopper.value
         #expect(hanging.cancellations == 1)
         #expect(!Task.isCancelled)
-        // The embedder's next await works: it would throw CancellationError if the stop had
-        // cancelled this task.
-        try await Task.sleep(for: .milliseconds(1))
+        // The embedder's next cancellable step works: it would throw CancellationError if the stop
+        // had cancelled this task.
+        try Task.checkCancellation()
         #expect(registry.metrics.stopped == 1)
     }
 
@@ -35,7 +38,7 @@ struct TaskAPITests {
         let registry = try registry(hanging)
         let task = registry.task(for: try SchemeRequest("app://localhost/"), sink: RecordingSink())
         let runner = Task { await task.run() }
-        while hanging.started == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(await eventually { hanging.started == 1 })
         runner.cancel()
         await runner.value
         #expect(task.isStopped)
@@ -47,7 +50,7 @@ struct TaskAPITests {
         let registry = try registry(hanging)
         let task = registry.task(for: try SchemeRequest("app://localhost/"), sink: RecordingSink())
         task.start()
-        while hanging.started == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(await eventually { hanging.started == 1 })
         task.stop()
         try await withTimeout { await task.waitForCompletion() }
         #expect(hanging.returned == 1)
@@ -72,7 +75,7 @@ struct TaskAPITests {
     /// first run delivers the whole answer, and waiting waits for it.
     @Test(arguments: [false, true]) func aSecondStartIsIgnoredAndTheFirstRunAnswers(immediately: Bool) async throws {
         let slow = ClosureHandler { _, writer in
-            try await Task.sleep(for: .milliseconds(20))
+            try await Task.sleep(for: .milliseconds(20))  // paces the handler: still running at the later starts
             try await writer.respond(.ok, body: Data("late".utf8))
             return .handled
         }
@@ -182,7 +185,7 @@ struct TaskAPITests {
         let handler = ClosureHandler { _, writer in
             try await writer.writeHead(SchemeResponse(status: .ok))
             try await withTaskCancellationHandler {
-                try await Task.sleep(for: .seconds(3600))
+                try await Task.sleep(for: .seconds(3600))  // hangs until stopped
             } onCancel: {
                 // Another thread takes the task's lock while the handler is cancelled: this
                 // deadlocks if the stop cancels while holding it. The wait is bounded only so the
@@ -202,7 +205,7 @@ struct TaskAPITests {
         let task = registry.task(for: try SchemeRequest("app://localhost/"), sink: RecordingSink())
         shared.withLock { $0 = task }
         task.start()
-        while task.respondingHandler == nil { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(await eventually { task.respondingHandler != nil })
         task.stop()
         try await withTimeout { await task.waitForCompletion() }
         #expect(reachedLock.value)

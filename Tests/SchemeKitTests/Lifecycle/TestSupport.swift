@@ -33,7 +33,7 @@ final class Signal: Sendable {
                 return false
             }
             group.addTask {
-                try? await Task.sleep(for: timeout)
+                try? await Task.sleep(for: timeout)  // the deadline: catches a hang, cancelled once the signal came
                 return false
             }
             let first = await group.next() ?? false
@@ -51,7 +51,7 @@ func withTimeout<T: Sendable>(
     try await withThrowingTaskGroup(of: T?.self) { group in
         group.addTask { try await body() }
         group.addTask {
-            try await Task.sleep(for: timeout)
+            try await Task.sleep(for: timeout)  // the deadline: catches a hang, cancelled once `body` returned
             return nil
         }
         defer { group.cancelAll() }

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTestSupport
 import SchemeKitTesting
 import Testing
 
@@ -46,18 +47,18 @@ struct NetworkWriteThroughCrashTests {
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice
             try process.run()
-            let started = await eventually(timeout: TestTiming.scaled(.seconds(20))) {
+            let started = await eventually(timeout: .seconds(20)) {
                 ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("ready")
             }
             // Every other round lets a body finish first, so a slow machine (where a 4 MiB body
             // with its fsyncs takes longer than the window below) still stores some.
             if round % 2 == 1 {
-                _ = await eventually(timeout: TestTiming.scaled(.seconds(20))) {
+                _ = await eventually(timeout: .seconds(20)) {
                     ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("stored")
                 }
             }
             // A kill at a different moment each round: up to 60 ms into the loop of 4 MiB bodies.
-            try await Task.sleep(for: .microseconds(Int.random(in: 0..<60_000)))
+            try await Task.sleep(for: .microseconds(Int.random(in: 0..<60_000)))  // paces the kill: a random moment
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             try output.close()

@@ -33,7 +33,9 @@ final class OriginServer: Sendable {
     /// The shared origin, launched on first use.
     static func shared() throws -> OriginServer { try launched.get() }
 
-    private init() throws {
+    /// A new origin of its own, for a test that must tell its connections from every other test's
+    /// (``stop()`` it before the test returns); other tests use ``shared()``.
+    init() throws {
         origin = try OriginProcess(maxLifetime: 600)
         port = origin.port
     }
@@ -79,18 +81,18 @@ final class OriginServer: Sendable {
         "\(name)-\(UUID().uuidString)"
     }
 
-    /// Polls the counters of `path` until `condition` holds; returns the last counters seen.
+    /// Polls the counters of `path` until `condition` holds (``eventually(timeout:_:)``: at most
+    /// `timeout`, scaled under the thread sanitizer); returns the last counters seen.
     @discardableResult
     func waitForStats(
         _ path: String,
-        timeout: Duration = TestTiming.scaled(.seconds(30)),
+        timeout: Duration = .seconds(30),
         until condition: (Stats) -> Bool
     ) async throws -> Stats {
-        let deadline = ContinuousClock.now + timeout
         var stats = try await self.stats(path)
-        while !condition(stats), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(50))
+        _ = try await eventually(timeout: timeout) {
             stats = try await self.stats(path)
+            return condition(stats)
         }
         return stats
     }
@@ -99,16 +101,4 @@ final class OriginServer: Sendable {
     static func pattern(count: Int) -> Data {
         Data((0..<count).map { UInt8(($0 * 7 + 13) % 251) })
     }
-}
-
-/// Polls `condition` every 10 ms until it holds or `timeout` passes; returns whether it held. The
-/// bound catches a hang, not slowness: a plain `swift test` runs every suite at once on two cores.
-@discardableResult
-func eventually(timeout: Duration = TestTiming.scaled(.seconds(30)), _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while !condition() {
-        if ContinuousClock.now >= deadline { return false }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return true
 }

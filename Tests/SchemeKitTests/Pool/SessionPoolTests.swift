@@ -1,4 +1,5 @@
 import Dispatch
+import LoopbackTestSupport
 import SchemeKit
 import SchemeKitTesting
 import Testing
@@ -13,15 +14,6 @@ struct SessionPoolTests {
         executor: (any SchemeDeliveryQueue)? = nil
     ) -> SessionPool<FakeSession> {
         SessionPool(configuration: configuration, executor: executor) { factory.make() }
-    }
-
-    /// Polls `condition` every 10 ms for at most 5 s.
-    func eventually(_ condition: () async -> Bool) async -> Bool {
-        for _ in 0..<500 {
-            if await condition() { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return false
     }
 
     @Test func startPrewarmsAndAcquireIsAHit() async throws {

@@ -1,6 +1,7 @@
 // Built with the package trait `Server` (on by default); without it the module is empty.
 #if Server
     import Foundation
+    import LoopbackTestSupport
     import SchemeKit
     import Synchronization
 
@@ -49,10 +50,9 @@
             process.standardOutput = out
             process.standardError = err
             try process.run()
-            let deadline = Date.now.addingTimeInterval(timeout)
-            while process.isRunning && Date.now < deadline { usleep(20_000) }
-            if process.isRunning {
+            guard eventuallyBlocking(timeout: .seconds(timeout), { !process.isRunning }) else {
                 process.terminate()
+                process.waitUntilExit()
                 throw RawHTTP.Failure(description: "schemeserve did not exit")
             }
             let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -130,10 +130,9 @@
         @discardableResult
         func stop(signal: Int32 = SIGTERM, timeout: Double = 20) -> Int32? {
             if process.isRunning { kill(process.processIdentifier, signal) }
-            let deadline = Date.now.addingTimeInterval(timeout)
-            while process.isRunning && Date.now < deadline { usleep(20_000) }
-            if process.isRunning {
+            guard eventuallyBlocking(timeout: .seconds(timeout), { !process.isRunning }) else {
                 kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
                 return nil
             }
             return process.terminationStatus

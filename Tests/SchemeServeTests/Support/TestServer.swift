@@ -12,12 +12,16 @@
         let root: URL
         let registry: SchemeRegistry
 
-        /// Builds a site under a fresh temporary directory, starts a server on it, runs `body`, stops.
+        /// Builds a site under a fresh temporary directory, starts a server on it, runs `body`, stops
+        /// it and waits until it has stopped, whether `body` returned or threw.
+        ///
+        /// - Parameter accessLogger: The access log's logger; `nil` (the default) for none.
         static func with<T>(
             configure: (inout ServeConfiguration) -> Void = { _ in },
             factories: ServeHandlerFactories = .standard,
             site: (URL) throws -> Void = Fixtures.standardSite,
             register: (SchemeRegistry) throws -> Void = { _ in },
+            accessLogger: Logger? = nil,
             _ body: (TestServer) async throws -> T
         ) async throws -> T {
             let base = try Fixtures.temporaryDirectory()
@@ -31,7 +35,7 @@
             var logger = Logger(label: "test")
             logger.logLevel = .warning
             let server = try SchemeServer(
-                configuration: configuration, factories: factories, logger: logger, accessLogger: .some(nil))
+                configuration: configuration, factories: factories, logger: logger, accessLogger: .some(accessLogger))
             try register(server.registry)
             let ready = AsyncStream.makeStream(of: Int.self)
             let running = Task {
@@ -40,18 +44,23 @@
                     ready.continuation.finish()
                 }
             }
-            defer { running.cancel() }
-            let port = try await withTimeout(seconds: 20) {
-                var iterator = ready.stream.makeAsyncIterator()
-                guard let port = await iterator.next() else {
-                    throw RawHTTP.Failure(description: "server did not start")
+            let result: Result<T, any Error>
+            do {
+                let port = try await withTimeout(seconds: 20) {
+                    var iterator = ready.stream.makeAsyncIterator()
+                    guard let port = await iterator.next() else {
+                        throw RawHTTP.Failure(description: "server did not start")
+                    }
+                    return port
                 }
-                return port
+                result = .success(try await body(TestServer(port: port, root: root, registry: server.registry)))
+            } catch {
+                result = .failure(error)
             }
-            let result = try await body(TestServer(port: port, root: root, registry: server.registry))
+            // Stopped and awaited on every path: the server is gone when the test goes on.
             running.cancel()
             _ = await running.result
-            return result
+            return try result.get()
         }
     }
 
@@ -62,7 +71,7 @@
         try await withThrowingTaskGroup(of: T.self) { group in
             group.addTask { try await operation() }
             group.addTask {
-                try await Task.sleep(for: .seconds(seconds))
+                try await Task.sleep(for: .seconds(seconds))  // the deadline: catches a hang
                 throw RawHTTP.Failure(description: "timed out after \(seconds) s")
             }
             defer { group.cancelAll() }
