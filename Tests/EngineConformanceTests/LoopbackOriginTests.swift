@@ -143,3 +143,44 @@
         }
     }
 #endif
+
+#if Chromium || Firefox
+    import Synchronization
+
+    /// The handler is asked once per request (`SchemeHandler.answer(to:)`), whether its answer is
+    /// known at once or written over time.
+    @Suite(.serialized, .timeLimit(.minutes(3)))
+    struct OneAnswerPerRequestTests {
+        /// Counts `answer(to:)` calls; answers `/now` at once and `/later` over time.
+        final class CountingAnswers: SchemeHandler {
+            let asked = Mutex(0)
+
+            func answer(to request: SchemeRequest) -> SchemeAnswer {
+                asked.withLock { $0 += 1 }
+                if request.path == "/now" { return .response(.text(.ok, "now", for: request)) }
+                return .writing { writer in
+                    try await writer.respond(.ok, body: Data("later".utf8))
+                    return .handled
+                }
+            }
+        }
+
+        @Test(arguments: BrowserEngine.built)
+        func eachRequestAsksTheHandlerOnce(engine: BrowserEngine) async throws {
+            let handler = CountingAnswers()
+            try await EngineSession.with(engine) { registry in
+                try registry.register(blankPage, for: "app", pathPrefix: "/blank.html")
+                try registry.register(handler, for: "app", pathPrefix: "/now")
+                try registry.register(handler, for: "app", pathPrefix: "/later")
+            } _: { session in
+                try await session.open()
+                for path in ["/now", "/later"] {
+                    let before = handler.asked.withLock { $0 }
+                    let text = try await session.evaluate("fetch('\(path)', {cache: 'no-store'}).then(r => r.text())")
+                    #expect(text == .string(String(path.dropFirst())))
+                    #expect(handler.asked.withLock { $0 } - before == 1, "\(path) asked the handler more than once")
+                }
+            }
+        }
+    }
+#endif

@@ -44,6 +44,12 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
+    def handle_one_request(self):
+        try:
+            super().handle_one_request()
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True  # the client went away mid-response (an EventSource closed)
+
     def send_plain(self, status, body, content_type="text/plain; charset=utf-8", headers=()):
         data = body.encode() if isinstance(body, str) else body
         self.send_response(status)

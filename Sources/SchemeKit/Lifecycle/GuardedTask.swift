@@ -43,6 +43,9 @@ final class GuardedTask: @unchecked Sendable {
     /// The route that answers (its handler and trace name, read once at registration), or `nil`
     /// when none does (the registry's 404). Held by reference: a task copies no handler value.
     let route: RouteTable.Route?
+    /// The handler's answer when the engine asked for it already (``SchemeRegistry/answer(for:sink:)``):
+    /// the task runs it instead of asking the handler again.
+    private let answered: SchemeAnswer?
     /// The handler's trace name, read once at registration.
     var handlerName: String { route?.name ?? "" }
     let counters: SchemeTaskCounters
@@ -94,11 +97,13 @@ final class GuardedTask: @unchecked Sendable {
         request: SchemeRequest,
         sink: any SchemeTaskSink,
         route: RouteTable.Route?,
-        counters: SchemeTaskCounters
+        counters: SchemeTaskCounters,
+        answered: SchemeAnswer? = nil
     ) {
         self.request = request
         self.sink = sink
         self.route = route
+        self.answered = answered
         self.counters = counters
         self.deliveryQueue = sink.deliveryQueue
         self.inlineDelivery = deliveryQueue == nil
@@ -272,10 +277,12 @@ final class GuardedTask: @unchecked Sendable {
         case write(Writing)
     }
 
-    /// Asks the handler for its answer and delivers it when it is known at once.
+    /// Asks the handler for its answer (unless the engine asked already) and delivers it when it
+    /// is known at once.
     private func answer() -> Answering {
-        guard let route else { return answered(.passed) }
-        return answered(route.handler.answer(to: request))
+        if let answered { return self.answered(answered) }
+        guard let route else { return self.answered(.passed) }
+        return self.answered(route.handler.answer(to: request))
     }
 
     /// Delivers `answer` when it is known at once; see ``answer()``.

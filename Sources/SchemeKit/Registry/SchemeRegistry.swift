@@ -179,6 +179,52 @@ public final class SchemeRegistry: Sendable {
         return answer
     }
 
+    /// Asks the handler once how it answers `request`: the ready response, or a task that runs the
+    /// answer the handler gave — the one way an engine adapter on an event loop hands a request over.
+    ///
+    /// - ``SchemeRegistryAnswer/response(_:)``: the whole response is known now (a small file from
+    ///   the body cache, a 304, a 404 or 405, a refusal): write it in place, with no Swift task. It
+    ///   is counted in ``metrics`` as a started and finished task.
+    /// - ``SchemeRegistryAnswer/task(_:)``: the response is written over time. The task runs the
+    ///   handler's answer when started (``SchemeTask/start(immediately:)``); the handler is not
+    ///   asked again.
+    ///
+    /// Same routes, 404 and 405 as ``task(for:sink:)``. A sink that takes passed requests
+    /// (``SchemeTaskSink/receivesPassed``) gets a task for a request every handler passes, which
+    /// delivers ``SchemeTaskSink/passed()``.
+    ///
+    /// ```swift
+    /// switch registry.answer(for: request, sink: sink) {
+    /// case .response(let response): send(response.head, response.body)   // now, on the loop
+    /// case .task(let task): task.start()                                  // writes through `sink`
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - sink: The engine side that receives a response written over time.
+    public func answer(for request: SchemeRequest, sink: some SchemeTaskSink) -> SchemeRegistryAnswer {
+        let route = table.withLock {
+            $0.route(scheme: request.scheme, host: request.host, path: request.normalizedPath)
+        }
+        let answering = Self.answering(request, on: route)
+        let answer = answering?.handler.answer(to: request) ?? .passed
+        switch answer {
+        case .response(var response):
+            if response.answeredBy == nil { response.answeredBy = answering?.name }
+            counters.countImmediateAnswer()
+            return .response(response)
+        case .passed where !sink.receivesPassed:
+            counters.countImmediateAnswer()
+            return .response(Self.notFound(request))
+        case .passed, .writing:
+            return .task(
+                SchemeTask(
+                    storage: GuardedTask(
+                        request: request, sink: sink, route: answering, counters: counters, answered: answer)))
+        }
+    }
+
     /// The route whose handler answers `request`: `route` itself, its 405 route for a method its
     /// handler does not take, or `nil` (404).
     static func answering(_ request: SchemeRequest, on route: RouteTable.Route?) -> RouteTable.Route? {

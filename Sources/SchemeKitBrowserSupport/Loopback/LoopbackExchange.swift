@@ -82,6 +82,18 @@
                 state.record.status = response.status.code
                 return (state.record.registryURL, state.record.url)
             }
+            let head = Self.head(response, registryURL: registryURL, url: url, keepAlive: keepAlive)
+            let channel = self.channel
+            channel.eventLoop.execute {
+                channel.write(HTTPServerResponsePart.head(head), promise: nil)
+            }
+        }
+
+        /// The HTTP head of `response` as the browser gets it: its fields, a `Location` on the
+        /// registry's origin moved to the page's (`app://localhost/x` → `https://app.localhost/x`).
+        static func head(_ response: SchemeResponse, registryURL: String, url: String, keepAlive: Bool)
+            -> HTTPResponseHead
+        {
             var headers = HTTPHeaders()
             for field in response.headerFields {
                 headers.add(
@@ -89,15 +101,11 @@
                     value: VirtualOriginMapping.browserValue(of: field, registryURL: registryURL, browserURL: url))
             }
             if !keepAlive { headers.replaceOrAdd(name: "connection", value: "close") }
-            let head = HTTPResponseHead(
+            return HTTPResponseHead(
                 version: .http1_1,
                 status: HTTPResponseStatus(
                     statusCode: response.status.code, reasonPhrase: response.status.reasonPhrase),
                 headers: headers)
-            let channel = self.channel
-            channel.eventLoop.execute {
-                channel.write(HTTPServerResponsePart.head(head), promise: nil)
-            }
         }
 
         package func receive(_ body: SchemeBody) {

@@ -120,9 +120,51 @@
                 channel: context.channel, route: route, adapter: adapter, record: record,
                 isHead: head.method == .HEAD, keepAlive: head.isKeepAlive,
                 onEnd: { server.ended($0) })
-            current = exchange
-            server.began(exchange)
-            exchange.start(route.registry.task(for: request, sink: exchange))
+            // The handler is asked once: an answer known now is written here, on the loop, with no
+            // task; one written over time runs in a task that writes through the exchange.
+            switch route.registry.answer(for: request, sink: exchange) {
+            case .response(let response):
+                respond(response, to: head, record: record, route: route, context: context)
+            case .task(let task):
+                current = exchange
+                server.began(exchange)
+                exchange.start(task)
+            }
+        }
+
+        /// Writes a response the handler knew at once, and publishes its record.
+        private func respond(
+            _ response: SchemeCollectedResponse, to head: HTTPRequestHead, record: SchemeRequestRecord,
+            route: LoopbackOriginRoute, context: ChannelHandlerContext
+        ) {
+            var record = record
+            record.status = response.head.status.code
+            record.handler = response.answeredBy
+            let hasBody = head.method != .HEAD && !response.body.isEmpty
+            record.bytes = hasBody ? response.body.count : 0
+            context.write(
+                wrapOutboundOut(
+                    .head(
+                        LoopbackExchange.head(
+                            response.head, registryURL: record.registryURL, url: record.url,
+                            keepAlive: head.isKeepAlive))), promise: nil)
+            if hasBody {
+                context.write(
+                    wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: response.body)))),
+                    promise: nil)
+            }
+            let client = route.client
+            let channel = context.channel
+            let keepAlive = head.isKeepAlive
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { result in
+                if case .failure = result {
+                    record.outcome = .stopped(reason: .canceledByPage)
+                } else if !keepAlive {
+                    channel.close(promise: nil)
+                }
+                record.duration = .now - record.started
+                client.ended(record)
+            }
         }
 
         /// A short plain-text answer that no handler gave (no adapter for the host, a refused request).
