@@ -233,14 +233,14 @@ let package = Package(
             name: "SchemeKitBrowserSupport",
             dependencies: [
                 "SchemeKit",
-                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Chromium", "Firefox"])),
-                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Chromium", "Firefox"])),
-                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Chromium", "Firefox"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Chromium", "Firefox", "WebKitGTK"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Chromium", "Firefox", "WebKitGTK"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Chromium", "Firefox", "WebKitGTK"])),
                 .product(
-                    name: "NIOWebSocket", package: "swift-nio", condition: .when(traits: ["Chromium", "Firefox"])),
-                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["Chromium", "Firefox"])),
-                .product(name: "X509", package: "swift-certificates", condition: .when(traits: ["Chromium", "Firefox"])),
-                .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["Chromium", "Firefox"])),
+                    name: "NIOWebSocket", package: "swift-nio", condition: .when(traits: ["Chromium", "Firefox", "WebKitGTK"])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["Chromium", "Firefox", "WebKitGTK"])),
+                .product(name: "X509", package: "swift-certificates", condition: .when(traits: ["Chromium", "Firefox", "WebKitGTK"])),
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["Chromium", "Firefox", "WebKitGTK"])),
             ],
             swiftSettings: swiftSettings
         ),
@@ -299,7 +299,11 @@ let package = Package(
         ),
         .target(
             name: "SchemeKitWebKitGTK",
-            dependencies: ["SchemeKit", .target(name: "CWebKitGTK", condition: .when(traits: ["WebKitGTK"]))],
+            dependencies: [
+                "SchemeKit", .target(name: "CWebKitGTK", condition: .when(traits: ["WebKitGTK"])),
+                // The loopback https origin views may be served from (`WebKitSchemeAdapter.httpsNetworkSession`).
+                .target(name: "SchemeKitBrowserSupport", condition: .when(traits: ["WebKitGTK"])),
+            ],
             swiftSettings: swiftSettings
         ),
         .systemLibrary(
@@ -350,7 +354,9 @@ let package = Package(
                 "SchemeKit", "SchemeKitTesting", "LoopbackTestSupport",
                 .target(name: "SchemeKitChromium", condition: .when(traits: ["Chromium"])),
                 .target(name: "SchemeKitFirefox", condition: .when(traits: ["Firefox"])),
-                .target(name: "SchemeKitBrowserSupport", condition: .when(traits: ["Chromium", "Firefox"])),
+                .target(name: "SchemeKitBrowserSupport", condition: .when(traits: ["Chromium", "Firefox", "WebKitGTK"])),
+                .target(name: "SchemeKitWebKitGTK", condition: .when(traits: ["WebKitGTK"])),
+                .target(name: "CWebKitGTK", condition: .when(traits: ["WebKitGTK"])),
             ],
             swiftSettings: swiftSettings
         ),

@@ -21,6 +21,11 @@ static inline GtkWidget *schemekit_web_view_new_with_context(WebKitWebContext *c
     return GTK_WIDGET(g_object_new(WEBKIT_TYPE_WEB_VIEW, "web-context", context, NULL));
 }
 
+/* A web view on `context` whose network requests go through `session` (both construct-only). */
+static inline GtkWidget *schemekit_web_view_new_with_session(WebKitWebContext *context, WebKitNetworkSession *session) {
+    return GTK_WIDGET(g_object_new(WEBKIT_TYPE_WEB_VIEW, "web-context", context, "network-session", session, NULL));
+}
+
 /* Receives one message (SOCK_SEQPACKET) with at most one attached file descriptor (*fd, -1 when
    none; extra ones are closed). Returns the byte count, 0 at end of stream, -1 on error. */
 static inline ssize_t schemekit_receive_with_fd(int socket, void *buffer, size_t length, int *fd) {

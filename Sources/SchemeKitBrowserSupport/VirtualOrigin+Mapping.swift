@@ -1,4 +1,4 @@
-#if Chromium || Firefox
+#if Chromium || Firefox || WebKitGTK
     package import SchemeKit
 
     extension VirtualOrigin {

@@ -4,6 +4,7 @@
     public import Foundation
     import HTTPTypes
     public import SchemeKit
+    import SchemeKitBrowserSupport
     import Synchronization
 
     /// Serves a `SchemeRegistry`'s schemes to WebKitGTK views: the engine adapter.
@@ -47,19 +48,23 @@
         /// The web context the schemes are registered on.
         public nonisolated(unsafe) let context: OpaquePointer
 
-        private struct State {
+        struct State {
             var live: [ObjectIdentifier: LiveSink] = [:]
             var media: [ObjectIdentifier: WebKitMediaStream] = [:]
             var statistics = EngineAdapterStatistics()
+            /// The loopback https origin, once ``httpsNetworkSession(origins:requestTimeout:)`` made it.
+            var loopback: LoopbackOriginServer?
+            /// What counts its requests.
+            var httpsClient: HTTPSOriginClient?
         }
 
-        private struct LiveSink {
+        struct LiveSink {
             var sink: WebKitSchemeSink
             /// The address of the request's view (identity only).
             var view: UInt?
         }
 
-        private let state = Locked(State())
+        let state = Locked(State())
 
         /// Registers every scheme of `registry` on `context`, and media for them. Call on the GLib
         /// main context, before any view of `context` loads a page (web processes read the media
@@ -166,14 +171,14 @@
         /// (0 when none was written), the body `bytes` handed to WebKit, and `task`'s responder.
         func publish(
             _ started: SchemeRequestRecord, ending outcome: SchemeRequestRecord.Outcome, error: (any Error)?,
-            status: Int, bytes: Int, task: SchemeTask?
+            status: Int, bytes: Int, task: SchemeTask? = nil, handler: String? = nil
         ) {
             var record = started
             record.outcome = outcome
             record.error = error
             record.status = status == 0 ? nil : status
             record.bytes = bytes
-            record.handler = task?.respondingHandler
+            record.handler = task?.respondingHandler ?? handler
             state.withLock { state in
                 switch outcome {
                 case .answered:

@@ -35,12 +35,20 @@
         private var pendingTarget: String?
         private var messageHandlers: [String: (handlerID: gulong, callback: @Sendable (JavaScriptValue) -> Void)] = [:]
 
-        private init(executor: GLibExecutor, width: Int32, height: Int32, context: OpaquePointer?) {
+        private init(
+            executor: GLibExecutor, width: Int32, height: Int32, context: OpaquePointer?, networkSession: OpaquePointer?
+        ) {
             self.executor = executor
             window = gtk_window_new()
             let gtkWindow = UnsafeMutableRawPointer(window).assumingMemoryBound(to: GtkWindow.self)
             gtk_window_set_default_size(gtkWindow, width, height)
-            let widget = context.map { schemekit_web_view_new_with_context($0)! } ?? webkit_web_view_new()!
+            let widget: UnsafeMutablePointer<GtkWidget>
+            if let networkSession {
+                widget = schemekit_web_view_new_with_session(
+                    context ?? webkit_web_context_get_default(), networkSession)!
+            } else {
+                widget = context.map { schemekit_web_view_new_with_context($0)! } ?? webkit_web_view_new()!
+            }
             view = UnsafeMutableRawPointer(widget).assumingMemoryBound(to: WebKitWebView.self)
             gtk_window_set_child(gtkWindow, widget)
             gtk_window_present(gtkWindow)
@@ -100,14 +108,19 @@
         ///     move the next `app://` load to a new web process: 0.2–0.7 s instead of 0.02–0.1 s);
         ///     `about:blank` when no adapter serves the context. Make the adapter first.
         ///   - context: The `WebKitWebContext` of the view. Default: `nil`, WebKit's default context.
+        ///   - networkSession: The `WebKitNetworkSession` the view's requests go through, such as
+        ///     ``WebKitSchemeAdapter/httpsNetworkSession(origins:requestTimeout:)``'s. Default: `nil`,
+        ///     WebKit's default session.
         public static func make(
             executor: GLibExecutor, width: Int = 1024, height: Int = 768, warm: Bool = true,
-            blankURL: String? = nil, context: OpaquePointer? = nil
+            blankURL: String? = nil, context: OpaquePointer? = nil, networkSession: OpaquePointer? = nil
         ) async throws -> WebViewSession {
             nonisolated(unsafe) let context = context
+            nonisolated(unsafe) let networkSession = networkSession
             let (session, blank) = try await executor.run {
                 let session = WebViewSession(
-                    executor: executor, width: Int32(width), height: Int32(height), context: context)
+                    executor: executor, width: Int32(width), height: Int32(height), context: context,
+                    networkSession: networkSession)
                 let viewContext = webkit_web_view_get_context(session.view)!
                 return (session, blankURL ?? WebKitSchemeAdapter.defaultBlankURL(for: viewContext))
             }

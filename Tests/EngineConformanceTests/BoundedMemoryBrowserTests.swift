@@ -1,4 +1,4 @@
-#if Chromium || Firefox
+#if WebKitGTK || Chromium || Firefox
     import Foundation
     import LoopbackTestSupport
     import SchemeKit

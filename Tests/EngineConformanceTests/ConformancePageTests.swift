@@ -1,4 +1,4 @@
-#if Chromium || Firefox
+#if WebKitGTK || Chromium || Firefox
     import Foundation
     import LoopbackTestSupport
     import SchemeKit
@@ -18,22 +18,46 @@
     /// lines), what the README's engine table reports.
     @Suite(.serialized, .timeLimit(.minutes(5)))
     struct ConformancePageTests {
-        /// Checks that fail through SchemeKit because of a limit the transport has, with the reason
-        /// (the README's engine table says the same). None on the browsers' loopback origin
-        /// (``BrowserTransport/automatic``); interception (attached browsers, hosts not under
-        /// `.localhost`) answers each request in one protocol message, and Firefox's intercept
-        /// holds no request of a worker that no page owns.
-        static func limits(_ engine: BrowserEngine, _ transport: BrowserTransport) -> [String: String] {
-            guard transport == .interception else { return [:] }
-            var limits = [
-                "serverSentEvents": "a response goes back in one protocol message: the events arrive together",
-                "pausedBody": "a response goes back in one protocol message: nothing reaches the page before the end",
-            ]
-            if engine == .firefox {
-                limits["sharedWorker"] = "Firefox's network intercept does not hold a shared worker's requests"
-                limits["serviceWorker"] = "Firefox's network intercept does not hold a service worker's script request"
+        /// Checks that fail through SchemeKit because of a limit the engine sets on a transport, with
+        /// the reason (the README's engine table says the same). None on the browsers' loopback https
+        /// origin; on WebKitGTK's, what WebKit blocks on any https page (mixed content).
+        /// Interception (attached browsers, hosts not under `.localhost`) answers each request in one
+        /// protocol message, and Firefox's intercept holds no request of a worker no page owns.
+        /// WebKitGTK's custom scheme is not http(s), which WebKit requires for cookies, the Cache
+        /// API and service workers.
+        static func limits(_ served: ServedEngine) -> [String: String] {
+            switch (served.engine, served.transport) {
+            case (.webkit, .loopbackOrigin):
+                // Not SchemeKit's: the same page from an https web server gets the same.
+                return [
+                    "localBackend":
+                        "WebKit blocks an https page's http:// requests as mixed content, loopback included: call the backend over https",
+                    "localWebSocket":
+                        "WebKit blocks an https page's ws:// connections as mixed content, loopback included: use wss",
+                ]
+            case (_, .loopbackOrigin):
+                return [:]
+            case (let engine, .interception):
+                var limits = [
+                    "serverSentEvents": "a response goes back in one protocol message: the events arrive together",
+                    "pausedBody":
+                        "a response goes back in one protocol message: nothing reaches the page before the end",
+                ]
+                if engine == .firefox {
+                    limits["sharedWorker"] = "Firefox's network intercept does not hold a shared worker's requests"
+                    limits["serviceWorker"] =
+                        "Firefox's network intercept does not hold a service worker's script request"
+                }
+                return limits
+            case (_, .customScheme):
+                return [
+                    "cookies": "WebKit keeps cookies for http and https pages only",
+                    "cacheAPI": "WebKit's Cache API takes http and https URLs only (\"Request url is not HTTP/HTTPS\")",
+                    "serviceWorker": "WebKit registers service workers for http and https scripts only",
+                    "sharedWorker":
+                        "a shared worker's fetch on a custom scheme fails in WebKit before it reaches the adapter",
+                ]
             }
-            return limits
         }
 
         /// The page's results, or an error when its checks do not all end within two minutes (each
@@ -43,8 +67,9 @@
               new Promise((_, reject) => setTimeout(() => reject(new Error('the page did not finish: ' + document.title)), 120000))])
             """
 
-        @Test(arguments: BrowserEngine.built, [BrowserTransport.automatic, .interception])
-        func thePageBehavesAsItDoesFromAWebServer(engine: BrowserEngine, transport: BrowserTransport) async throws {
+        @Test(arguments: ServedEngine.all)
+        func thePageBehavesAsItDoesFromAWebServer(served: ServedEngine) async throws {
+            let (engine, transport) = (served.engine, served.transport)
             let site = try ConformanceSite()
             defer { site.remove() }
             let api = try OriginProcess(script: "conformance_api.py")
@@ -67,7 +92,7 @@
                 try await session.navigate("\(session.origin)/\(query)")
                 return try await session.evaluate(Self.results)
             }
-            let limits = Self.limits(engine, transport)
+            let limits = Self.limits(served)
             let checks = try #require(reference.objectValue?.keys.sorted(), "\(reference)")
             #expect(checks.count >= 16, "\(checks)")
             for check in checks {

@@ -1,5 +1,6 @@
-// Built with the package trait `Chromium`, `Firefox` or both: each test runs on every browser built.
-#if Chromium || Firefox
+// Built with a package trait of an engine (`WebKitGTK`, `Chromium`, `Firefox`): each test runs on
+// every engine built. WebKitGTK needs a display: `xvfb-run -a swift test …`.
+#if WebKitGTK || Chromium || Firefox
     import Foundation
     import SchemeKit
     import SchemeKitBrowserSupport
@@ -12,15 +13,23 @@
     #if Firefox
         @testable import SchemeKitFirefox
     #endif
+    #if WebKitGTK
+        import CWebKitGTK
+        @testable import SchemeKitWebKitGTK
+    #endif
 
-    /// A browser engine of this build, as the conformance suites run it.
+    /// An engine of this build, as the conformance suites run it.
     enum BrowserEngine: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        case webkit
         case chromium
         case firefox
 
         /// The engines of this build.
         static let built: [BrowserEngine] = {
             var engines: [BrowserEngine] = []
+            #if WebKitGTK
+                engines.append(.webkit)
+            #endif
             #if Chromium
                 engines.append(.chromium)
             #endif
@@ -30,23 +39,57 @@
             return engines
         }()
 
+        /// The browsers of this build (Chromium, Firefox): the engines with a protocol transport.
+        static var browsers: [BrowserEngine] { built.filter { $0 != .webkit } }
+
+        var testDescription: String { rawValue }
+
+        /// How SchemeKit can serve this engine: the loopback https origin everywhere; the
+        /// protocol's interception on the browsers; the custom scheme (`app://`) on WebKitGTK.
+        var transports: [EngineTransport] {
+            self == .webkit ? [.loopbackOrigin, .customScheme] : [.loopbackOrigin, .interception]
+        }
+    }
+
+    /// How a registry reaches an engine's page.
+    enum EngineTransport: String, Sendable, CustomTestStringConvertible {
+        /// `https://app.localhost/` from a loopback https origin (``BrowserTransport/automatic`` on the
+        /// browsers, ``WebKitSchemeAdapter/httpsNetworkSession(origins:requestTimeout:)`` on WebKitGTK).
+        case loopbackOrigin
+        /// `https://app.localhost/` through the browser protocol's interception (``BrowserTransport/interception``).
+        case interception
+        /// `app://localhost/` through WebKitGTK's custom-scheme handler.
+        case customScheme
+
         var testDescription: String { rawValue }
     }
 
-    /// A launched browser, an adapter serving `https://app.localhost/` from a registry, and a page:
-    /// what the conformance tests drive, the same way on every engine.
+    /// An engine with one way of serving it: a test argument.
+    struct ServedEngine: Sendable, CustomTestStringConvertible {
+        let engine: BrowserEngine
+        let transport: EngineTransport
+
+        /// Every engine of the build with every way of serving it.
+        static let all: [ServedEngine] = BrowserEngine.built.flatMap { engine in
+            engine.transports.map { ServedEngine(engine: engine, transport: $0) }
+        }
+
+        var testDescription: String { "\(engine) \(transport)" }
+    }
+
+    /// An engine, an adapter serving the virtual origin from a registry, and a page: what the
+    /// conformance tests drive, the same way on every engine.
     ///
-    /// Made and closed by ``with(_:transport:register:_:)`` only, so the browser is closed before
+    /// Made and closed by ``with(_:transport:register:_:)`` only, so the engine is closed before
     /// the test returns, whatever the test does.
     struct EngineSession: Sendable {
         let engine: BrowserEngine
+        let transport: EngineTransport
         let registry: SchemeRegistry
-        /// The virtual origin's URL prefix (`https://app.localhost`).
-        let origin = "https://app.localhost"
-        /// The port of the browser's loopback origin, when it has one.
+        /// The page's origin: `https://app.localhost`, or `app://localhost` on the custom scheme.
+        let origin: String
+        /// The port of the loopback origin, when the session is served from one.
         let loopbackPort: Int?
-        /// Whether the adapter serves from the loopback origin (`false`: interception).
-        let servesFromLoopback: Bool
         let navigate: @Sendable (String) async throws -> Void
         let evaluate: @Sendable (String) async throws -> JavaScriptValue
         let statistics: @Sendable () -> EngineAdapterStatistics
@@ -54,10 +97,13 @@
 
         static let virtualOrigin = VirtualOrigin(host: "app.localhost", scheme: "app", registryHost: "localhost")
 
-        /// Runs `body` with a new session on `engine`, then closes the adapter and the browser,
+        /// Whether the adapter serves from the loopback origin.
+        var servesFromLoopback: Bool { transport == .loopbackOrigin && loopbackPort != nil }
+
+        /// Runs `body` with a new session on `engine`, then closes the adapter and the engine,
         /// also when `body` throws.
         static func with<T: Sendable>(
-            _ engine: BrowserEngine, transport: BrowserTransport = .automatic,
+            _ engine: BrowserEngine, transport: EngineTransport = .loopbackOrigin,
             register: (SchemeRegistry) throws -> Void, _ body: (EngineSession) async throws -> T
         ) async throws -> T {
             let registry = SchemeRegistry()
@@ -73,8 +119,8 @@
             }
         }
 
-        /// Runs `body` with a page of a new browser on `engine` that no adapter serves (to load the
-        /// same files from a web server), then closes the browser, also when `body` throws.
+        /// Runs `body` with a page of a new engine that no adapter serves (to load the same files
+        /// from a web server), then closes it, also when `body` throws.
         static func withBrowser<T: Sendable>(
             _ engine: BrowserEngine,
             _ body: (
@@ -82,39 +128,14 @@
                 _ evaluate: @Sendable (String) async throws -> JavaScriptValue
             ) async throws -> T
         ) async throws -> T {
-            switch engine {
-            case .chromium:
-                #if Chromium
-                    let browser = try await ChromiumBrowser.launch()
-                    do {
-                        let page = try await browser.newPage()
-                        let result = try await body(
-                            { try await page.navigate(to: $0) }, { try await page.evaluate($0) })
-                        await browser.close()
-                        return result
-                    } catch {
-                        await browser.close()
-                        throw error
-                    }
-                #else
-                    fatalError("built without the Chromium trait")
-                #endif
-            case .firefox:
-                #if Firefox
-                    let browser = try await FirefoxBrowser.launch()
-                    do {
-                        let page = try await browser.newPage()
-                        let result = try await body(
-                            { try await page.navigate(to: $0) }, { try await page.evaluate($0) })
-                        await browser.close()
-                        return result
-                    } catch {
-                        await browser.close()
-                        throw error
-                    }
-                #else
-                    fatalError("built without the Firefox trait")
-                #endif
+            let page = try await plainPage(engine)
+            do {
+                let result = try await body(page.navigate, page.evaluate)
+                await page.close()
+                return result
+            } catch {
+                await page.close()
+                throw error
             }
         }
 
@@ -124,8 +145,61 @@
             try await navigate(origin + path)
         }
 
+        private struct Page {
+            var navigate: @Sendable (String) async throws -> Void
+            var evaluate: @Sendable (String) async throws -> JavaScriptValue
+            var close: @Sendable () async -> Void
+        }
+
+        private static func plainPage(_ engine: BrowserEngine) async throws -> Page {
+            switch engine {
+            case .chromium:
+                #if Chromium
+                    let browser = try await ChromiumBrowser.launch()
+                    do {
+                        let page = try await browser.newPage()
+                        return Page(
+                            navigate: { try await page.navigate(to: $0) }, evaluate: { try await page.evaluate($0) },
+                            close: { await browser.close() })
+                    } catch {
+                        await browser.close()
+                        throw error
+                    }
+                #endif
+            case .firefox:
+                #if Firefox
+                    let browser = try await FirefoxBrowser.launch()
+                    do {
+                        let page = try await browser.newPage()
+                        return Page(
+                            navigate: { try await page.navigate(to: $0) }, evaluate: { try await page.evaluate($0) },
+                            close: { await browser.close() })
+                    } catch {
+                        await browser.close()
+                        throw error
+                    }
+                #endif
+            case .webkit:
+                #if WebKitGTK
+                    let executor = try WebKitEngine.executor()
+                    let network = try await executor.run {
+                        UInt(bitPattern: UnsafeMutableRawPointer(webkit_network_session_new_ephemeral()))
+                    }
+                    let view = try await WebViewSession.make(
+                        executor: executor, blankURL: "about:blank", networkSession: OpaquePointer(bitPattern: network))
+                    return Page(
+                        navigate: { try await view.load($0) }, evaluate: { try await view.evaluate($0) },
+                        close: {
+                            await view.tearDown()
+                            _ = try? await executor.run { g_object_unref(UnsafeMutableRawPointer(bitPattern: network)) }
+                        })
+                #endif
+            }
+            fatalError("\(engine) is not built")
+        }
+
         private static func open(
-            _ engine: BrowserEngine, transport: BrowserTransport, registry: SchemeRegistry
+            _ engine: BrowserEngine, transport: EngineTransport, registry: SchemeRegistry
         ) async throws -> EngineSession {
             switch engine {
             case .chromium:
@@ -134,13 +208,14 @@
                     do {
                         let adapter = ChromiumSchemeAdapter(
                             registry: registry, browser: browser,
-                            configuration: ChromiumAdapterConfiguration(origins: [virtualOrigin], transport: transport))
+                            configuration: ChromiumAdapterConfiguration(
+                                origins: [virtualOrigin],
+                                transport: transport == .interception ? .interception : .automatic))
                         try await adapter.start()
                         let page = try await browser.newPage()
-                        let loopback = browser.connection.loopbackOrigin
                         return EngineSession(
-                            engine: engine, registry: registry, loopbackPort: loopback?.port,
-                            servesFromLoopback: loopback != nil && transport == .automatic,
+                            engine: engine, transport: transport, registry: registry, origin: "https://app.localhost",
+                            loopbackPort: browser.connection.loopbackOrigin?.port,
                             navigate: { try await page.navigate(to: $0) },
                             evaluate: { try await page.evaluate($0) },
                             statistics: { adapter.statistics },
@@ -152,8 +227,6 @@
                         await browser.close()
                         throw error
                     }
-                #else
-                    fatalError("built without the Chromium trait")
                 #endif
             case .firefox:
                 #if Firefox
@@ -161,13 +234,14 @@
                     do {
                         let adapter = FirefoxSchemeAdapter(
                             registry: registry, browser: browser,
-                            configuration: FirefoxAdapterConfiguration(origins: [virtualOrigin], transport: transport))
+                            configuration: FirefoxAdapterConfiguration(
+                                origins: [virtualOrigin],
+                                transport: transport == .interception ? .interception : .automatic))
                         try await adapter.start()
                         let page = try await browser.newPage()
-                        let loopback = browser.connection.loopbackOrigin
                         return EngineSession(
-                            engine: engine, registry: registry, loopbackPort: loopback?.port,
-                            servesFromLoopback: loopback != nil && transport == .automatic,
+                            engine: engine, transport: transport, registry: registry, origin: "https://app.localhost",
+                            loopbackPort: browser.connection.loopbackOrigin?.port,
                             navigate: { try await page.navigate(to: $0) },
                             evaluate: { try await page.evaluate($0) },
                             statistics: { adapter.statistics },
@@ -179,12 +253,58 @@
                         await browser.close()
                         throw error
                     }
-                #else
-                    fatalError("built without the Firefox trait")
+                #endif
+            case .webkit:
+                #if WebKitGTK
+                    let executor = try WebKitEngine.executor()
+                    // A web context of its own: WebKit takes one registration per scheme and context.
+                    let adapter = try await executor.run {
+                        WebKitSchemeAdapter(
+                            registry: registry, context: webkit_web_context_new(), executor: executor,
+                            mediaExtension: WebKitSchemeAdapter.defaultMediaExtension)
+                    }
+                    let network: UInt
+                    let origin: String
+                    if transport == .loopbackOrigin {
+                        network = UInt(
+                            bitPattern: UnsafeMutableRawPointer(
+                                try await adapter.httpsNetworkSession(origins: [virtualOrigin])))
+                        origin = "https://app.localhost"
+                    } else {
+                        network = try await executor.run {
+                            UInt(bitPattern: UnsafeMutableRawPointer(webkit_network_session_new_ephemeral()))
+                        }
+                        origin = "app://localhost"
+                    }
+                    nonisolated(unsafe) let context = adapter.context
+                    let view = try await WebViewSession.make(
+                        executor: executor, blankURL: "about:blank", context: context,
+                        networkSession: OpaquePointer(bitPattern: network))
+                    return EngineSession(
+                        engine: engine, transport: transport, registry: registry, origin: origin,
+                        loopbackPort: adapter.state.withLock { $0.loopback?.port },
+                        navigate: { try await view.load($0) },
+                        evaluate: { try await view.evaluate($0) },
+                        statistics: { adapter.statistics },
+                        close: {
+                            await view.tearDown()
+                            await adapter.stopHTTPS()
+                            _ = try? await executor.run { g_object_unref(UnsafeMutableRawPointer(bitPattern: network)) }
+                        })
                 #endif
             }
+            fatalError("\(engine) is not built")
         }
     }
+
+    #if WebKitGTK
+        /// The one GLib main thread of this test process (GTK can start once per process).
+        enum WebKitEngine {
+            static let glib = Result { try GLibMainThread() }
+
+            static func executor() throws -> GLibExecutor { try glib.get().executor }
+        }
+    #endif
 
     /// A page with nothing in it, at `/blank.html`: where the tests' scripts run on the origin.
     let blankPage = ClosureHandler(name: "blank") { _, writer in

@@ -1,4 +1,4 @@
-#if Chromium || Firefox
+#if Chromium || Firefox || WebKitGTK
     import Foundation
     import HTTPTypes
     import NIOCore

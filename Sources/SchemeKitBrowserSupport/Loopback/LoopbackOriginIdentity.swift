@@ -1,4 +1,4 @@
-#if Chromium || Firefox
+#if Chromium || Firefox || WebKitGTK
     import Crypto
     package import Foundation
     package import NIOSSL
@@ -16,6 +16,11 @@
     package struct LoopbackOriginIdentity: Sendable {
         /// The certificate, DER.
         package let certificate: [UInt8]
+        /// The certificate as PEM text (what GLib's `g_tls_certificate_new_from_pem` reads).
+        package var certificatePEM: String {
+            let base64 = Data(certificate).base64EncodedString(options: .lineLength64Characters)
+            return "-----BEGIN CERTIFICATE-----\n\(base64)\n-----END CERTIFICATE-----\n"
+        }
         /// The base64 SHA-256 of the certificate's SubjectPublicKeyInfo: what Chromium's
         /// `--ignore-certificate-errors-spki-list` takes.
         package let publicKeyHash: String

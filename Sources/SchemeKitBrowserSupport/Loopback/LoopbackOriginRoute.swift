@@ -1,4 +1,4 @@
-#if Chromium || Firefox
+#if Chromium || Firefox || WebKitGTK
     package import SchemeKit
 
     /// What one browser adapter serves from its browser's loopback origin: the hosts of its

@@ -1,4 +1,4 @@
-#if Chromium || Firefox
+#if Chromium || Firefox || WebKitGTK
     import Foundation
     package import NIOCore
     import NIOPosix
@@ -26,6 +26,9 @@
         package let identity: LoopbackOriginIdentity
         /// Which processes may connect.
         package let peers: LoopbackPeers
+        /// Whether a `CONNECT` to a host no adapter serves opens a TCP tunnel to it (for an engine whose
+        /// proxy setting covers every https host) instead of being refused.
+        package let tunnelsOtherHosts: Bool
         private let listener: any Channel
 
         private struct Registered {
@@ -42,18 +45,28 @@
 
         private let state = Locked(State())
 
-        private init(listener: any Channel, port: Int, identity: LoopbackOriginIdentity, peers: LoopbackPeers) {
+        private init(
+            listener: any Channel, port: Int, identity: LoopbackOriginIdentity, peers: LoopbackPeers,
+            tunnelsOtherHosts: Bool
+        ) {
             self.listener = listener
             self.port = port
             self.identity = identity
             self.peers = peers
+            self.tunnelsOtherHosts = tunnelsOtherHosts
         }
 
         /// Opens a listener on 127.0.0.1 with a new identity; connections are served once ``peers``
         /// names the browser.
         ///
+        /// - Parameters:
+        ///   - peers: Who may connect. Default: nobody until its browser is set.
+        ///   - tunnelsOtherHosts: Open a TCP tunnel for a `CONNECT` to a host no adapter serves.
+        ///     Default: `false` (refused).
         /// - Throws: what binding the socket or making the identity throws.
-        package static func start(peers: LoopbackPeers = LoopbackPeers()) async throws -> LoopbackOriginServer {
+        package static func start(
+            peers: LoopbackPeers = LoopbackPeers(), tunnelsOtherHosts: Bool = false
+        ) async throws -> LoopbackOriginServer {
             let identity = try LoopbackOriginIdentity()
             let serverBox = ServerBox()
             let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -67,7 +80,8 @@
                 }
                 .bind(host: "127.0.0.1", port: 0).get()
             let server = LoopbackOriginServer(
-                listener: listener, port: listener.localAddress?.port ?? 0, identity: identity, peers: peers)
+                listener: listener, port: listener.localAddress?.port ?? 0, identity: identity, peers: peers,
+                tunnelsOtherHosts: tunnelsOtherHosts)
             serverBox.server = server
             let sweep = listener.eventLoop.scheduleRepeatedTask(initialDelay: .seconds(1), delay: .seconds(1)) {
                 [weak server] _ in server?.sweep()
