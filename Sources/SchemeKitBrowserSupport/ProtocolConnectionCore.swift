@@ -21,6 +21,8 @@
             var pending: [Int: CheckedContinuation<Value, any Error>] = [:]
             /// The group (a DevTools session) of each pending command sent in one.
             var groups: [Int: String] = [:]
+            /// The label (the method) of each pending command sent with one.
+            var labels: [Int: String] = [:]
             var subscribers: [Int: Subscriber] = [:]
             var nextSubscriber = 0
             var closedError: EngineError?
@@ -52,10 +54,13 @@
         /// (now or later), which fails the command. Refused at once, without calling `send`, when
         /// the connection is closed or the caller cancelled.
         ///
-        /// - Parameter group: What the command belongs to (a DevTools session): ``fail(group:with:)``
-        ///   fails it when that goes away. Default: none.
+        /// - Parameters:
+        ///   - group: What the command belongs to (a DevTools session): ``fail(group:with:)``
+        ///     fails it when that goes away. Default: none.
+        ///   - label: What ``pendingCount(labelled:)`` counts it under (its method). Default: none.
         package func answer(
-            to id: Int, group: String? = nil, send: (_ failed: @escaping @Sendable (any Error) -> Void) -> Void
+            to id: Int, group: String? = nil, label: String? = nil,
+            send: (_ failed: @escaping @Sendable (any Error) -> Void) -> Void
         ) async throws -> Value {
             try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
@@ -64,6 +69,7 @@
                         if Task.isCancelled { return CancellationError() }
                         state.pending[id] = continuation
                         if let group { state.groups[id] = group }
+                        if let label { state.labels[id] = label }
                         return nil
                     }
                     if let refused {
@@ -81,8 +87,15 @@
         package func resolve(_ id: Int, with result: Result<Value, any Error>) {
             state.withLock { state in
                 state.groups.removeValue(forKey: id)
+                state.labels.removeValue(forKey: id)
                 return state.pending.removeValue(forKey: id)
             }?.resume(with: result)
+        }
+
+        /// How many commands sent with `label` wait for their answer: an observation for tests,
+        /// which wait for a command to be out before they act on it.
+        package func pendingCount(labelled label: String) -> Int {
+            state.withLock { state in state.labels.values.count { $0 == label } }
         }
 
         /// Fails every pending command of `group` with `error`: the session they were sent in is
@@ -92,6 +105,7 @@
                 let ids = state.groups.filter { $0.value == group }.map(\.key)
                 return ids.compactMap { id -> CheckedContinuation<Value, any Error>? in
                     state.groups.removeValue(forKey: id)
+                    state.labels.removeValue(forKey: id)
                     return state.pending.removeValue(forKey: id)
                 }
             }
@@ -152,6 +166,7 @@
                 defer {
                     state.pending = [:]
                     state.groups = [:]
+                    state.labels = [:]
                     state.subscribers = [:]
                     state.closeWaiters = []
                 }

@@ -75,6 +75,16 @@
         /// Bytes read from the stream so far.
         var bytesRead: Int { state.withLock { $0.total } }
 
+        /// Whether reading is paused for the consumer: the body goes on, no read is in flight, and
+        /// the buffer has no room for another chunk (an observation for tests).
+        var isWaitingForRoom: Bool {
+            state.withLock { $0.end == nil && !$0.reading && $0.buffered + Self.chunkSize > capacity }
+        }
+
+        /// Whether the reader is done with the stream: the body ended (or was stopped) and no read
+        /// is in flight, so nothing reads the stream again (an observation for tests).
+        var isFinished: Bool { state.withLock { $0.end != nil && !$0.reading } }
+
         /// Starts reading ahead. Main context.
         func start() {
             let go = state.withLock { state -> Bool in

@@ -120,6 +120,12 @@
         @Flag(help: "Serve dotfiles and dot-directories (.env, .git/). Default: 404.")
         var dotfiles = false
 
+        @Option(
+            help: ArgumentHelp(
+                "Symbolic links under the directory: follow (to any target, as nginx and Caddy do: Debian's Sphinx docs link _static/jquery.js into /usr/share/javascript), within-root (only to a target inside the directory), or refuse (none). A link not followed is answered 403 with a body naming the policy. A URL never leads out by '..' under any policy.",
+                valueName: "follow|within-root|refuse"))
+        var symlinks = LocalFileHandler.SymlinkPolicy.followWithinRoot.rawValue
+
         @Flag(help: "List directories that have no index.html. Default: 404.")
         var list = false
 
@@ -213,10 +219,21 @@
                 throw ValidationError("invalid --cors '\(origin)': give an exact origin such as https://app.example")
             }
             _ = try headerRules()
+            _ = try symlinkPolicy()
             for (name, value) in [("--header-timeout", headerTimeout), ("--idle-timeout", idleTimeout)]
             where !(value > 0 && value <= 86_400) {
                 throw ValidationError("\(name) must be a number of seconds above 0 (and at most a day)")
             }
+        }
+
+        /// `--symlinks`, parsed.
+        ///
+        /// - Throws: `ValidationError` naming the policies for any other value.
+        func symlinkPolicy() throws -> LocalFileHandler.SymlinkPolicy {
+            guard let policy = LocalFileHandler.SymlinkPolicy(rawValue: symlinks) else {
+                throw ValidationError("invalid --symlinks '\(symlinks)': give follow, within-root or refuse")
+            }
+            return policy
         }
 
         /// The `--header` rules, parsed.
@@ -311,6 +328,7 @@
             configuration.corsOrigins = cors
             configuration.allowedHosts = allowedHosts
             configuration.dotfiles = dotfiles
+            configuration.symlinks = try symlinkPolicy()
             configuration.listDirectories = list
             configuration.watch = watch
             configuration.gzip = !noGzip

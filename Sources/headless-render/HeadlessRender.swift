@@ -87,6 +87,21 @@
                 """)
         var cache: CachePolicy = .immutable
 
+        @Option(
+            help: ArgumentHelp(
+                """
+                Symbolic links under the directory: follow (to any target, as nginx and Caddy do: \
+                Debian's Sphinx docs link _static/jquery.js into /usr/share/javascript), within-root \
+                (only to a target inside the directory), or refuse (none). A link not followed is \
+                answered 403 with a body naming the policy; a URL never leads out by '..'.
+                """, valueName: "follow|within-root|refuse"))
+        var symlinks = LocalFileHandler.SymlinkPolicy.followWithinRoot.rawValue
+
+        /// `--symlinks` as the file handler takes it (``validate()`` refuses any other value).
+        var symlinkPolicy: LocalFileHandler.SymlinkPolicy {
+            LocalFileHandler.SymlinkPolicy(rawValue: symlinks) ?? .followWithinRoot
+        }
+
         @Option(help: "A JavaScript expression to evaluate after the load; a Promise is awaited.")
         var eval: String?
 
@@ -169,6 +184,9 @@
             }
             if let har, !FileManager.default.isReadableFile(atPath: har) {
                 throw ValidationError("no such file: --har \(har) (give a HAR file, or Playwright's .har.zip)")
+            }
+            guard LocalFileHandler.SymlinkPolicy(rawValue: symlinks) != nil else {
+                throw ValidationError("invalid --symlinks '\(symlinks)': give follow, within-root or refuse")
             }
             if let recordHar {
                 guard fallback != nil else {
@@ -391,7 +409,7 @@
                 LocalFileHandler(
                     configuration: .init(
                         root: .directory(URL(fileURLWithPath: directory)), cacheControl: cache.cacheControl,
-                        directorySlashRedirect: engine != .webkit)))
+                        symlinks: symlinkPolicy, directorySlashRedirect: engine != .webkit)))
             if let fallback {
                 handlers.append(try recording(NetworkFallbackHandler(origin: fallback)))
             }

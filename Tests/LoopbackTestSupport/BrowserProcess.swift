@@ -27,7 +27,9 @@ public final class BrowserProcess: Sendable {
     private let process: Process
     private let directory: URL
 
-    /// Starts the browser with a fresh profile and waits (at most `timeout` seconds) for its address.
+    /// Starts the browser with a fresh profile and waits for its address: at most `timeout`
+    /// seconds (scaled under ThreadSanitizer, as ``eventuallyBlocking(timeout:_:)`` scales), or
+    /// until the browser exited without printing it.
     public init(_ kind: Kind, timeout: Double = 30) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("browser-process-\(UUID())")
         let profile = directory.appendingPathComponent("profile")
@@ -58,36 +60,40 @@ public final class BrowserProcess: Sendable {
         process.standardError = try FileHandle(forWritingTo: log)
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        let deadline = Date.now.addingTimeInterval(timeout)
-        while Date.now < deadline {
+        // The address, once the browser printed it to its log (or it exited without).
+        var address: URL?
+        _ = eventuallyBlocking(timeout: .seconds(timeout)) {
             let text = String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self)
             if let range = text.range(of: marker) {
-                let address = String(text[range.upperBound...].prefix { !$0.isWhitespace })
-                let url = kind == .firefox ? URL(string: "\(address)/session") : URL(string: address)
-                if let url {
-                    self.webSocketURL = url
-                    self.process = process
-                    self.directory = directory
-                    return
-                }
+                let printed = String(text[range.upperBound...].prefix { !$0.isWhitespace })
+                address = kind == .firefox ? URL(string: "\(printed)/session") : URL(string: printed)
             }
-            usleep(50_000)
+            return address != nil || !process.isRunning
         }
-        process.terminate()
-        try? FileManager.default.removeItem(at: directory)
-        throw LaunchError(description: "\(arguments[0]) did not print its address within \(timeout) s")
+        guard let address else {
+            if process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+            }
+            try? FileManager.default.removeItem(at: directory)
+            throw LaunchError(description: "\(arguments[0]) did not print its address within \(timeout) s")
+        }
+        self.webSocketURL = address
+        self.process = process
+        self.directory = directory
     }
 
     /// Whether the browser is still running.
     public var isRunning: Bool { process.isRunning }
 
-    /// Ends the browser (SIGTERM, then SIGKILL after five seconds), waits for it, removes its profile.
+    /// Ends the browser (SIGTERM, then SIGKILL when it has not exited within five seconds), waits
+    /// for it, removes its profile.
     public func stop() {
         if process.isRunning {
             kill(process.processIdentifier, SIGTERM)
-            let deadline = Date.now.addingTimeInterval(5)
-            while process.isRunning && Date.now < deadline { usleep(20_000) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            if !eventuallyBlocking(timeout: .seconds(5), { !process.isRunning }) {
+                kill(process.processIdentifier, SIGKILL)
+            }
             process.waitUntilExit()
         }
         try? FileManager.default.removeItem(at: directory)

@@ -54,11 +54,8 @@ public final class LoopbackOrigin {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let deadline = Date.now.addingTimeInterval(15)
-        while Date.now < deadline {
-            if Self.accepts(port) { return }
-            usleep(50_000)
-        }
+        let port = port
+        if eventuallyBlocking(timeout: .seconds(15), { Self.accepts(port) }) { return }
         stop()
         throw POSIXError(.ECONNREFUSED)
     }

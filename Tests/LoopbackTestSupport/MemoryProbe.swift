@@ -33,7 +33,7 @@ public final class MemoryProbe: Sendable {
             while running.load(ordering: .relaxed) {
                 let now = Self.read("VmRSS")
                 peak.withLock { $0 = max($0, now) }
-                usleep(10_000)
+                usleep(10_000)  // paces the sampling: every 10 ms
             }
             done.signal()
         }

@@ -64,8 +64,7 @@ public final class OriginProcess: Sendable {
     public func stop() {
         try? stdin.fileHandleForWriting.close()
         if process.isRunning { process.terminate() }
-        let deadline = Date.now.addingTimeInterval(10)
-        while process.isRunning, Date.now < deadline { usleep(10_000) }
+        _ = eventuallyBlocking(timeout: .seconds(10)) { !process.isRunning }
     }
 
     deinit { stop() }

@@ -10,7 +10,7 @@ public func readToEnd<Element: Sendable>(
         return elements
     }
     let watchdog = Task {
-        try await Task.sleep(for: limit)
+        try await Task.sleep(for: limit)  // the deadline: cancelled once the sequence ended
         reader.cancel()
     }
     let elements = await reader.value

@@ -27,9 +27,8 @@ public enum TestMediaClip {
         // then never returned (a hung WebKitGTK suite). Polled instead, bounded: the process ended
         // when Foundation saw it exit or when it no longer exists at all.
         let pid = process.processIdentifier
-        let deadline = Date.now.addingTimeInterval(120)
-        while process.isRunning, kill(pid, 0) == 0, Date.now < deadline { usleep(20_000) }
-        if process.isRunning, kill(pid, 0) == 0 {
+        let ended = eventuallyBlocking(timeout: .seconds(120)) { !process.isRunning || processIsGone(pid) }
+        if !ended {
             process.terminate()
             throw CocoaError(.fileWriteUnknown)
         }

@@ -24,8 +24,8 @@ public struct ToolProcess: Sendable {
     }
 
     /// Runs `name` (the built executable next to the test bundle, or `executable`) with
-    /// `arguments`, and `environment` added to this process's; killed (and an issue recorded)
-    /// after `timeout` seconds.
+    /// `arguments`, and `environment` added to this process's, until it exits; killed (and an
+    /// issue recorded) when it has not after `timeout` seconds (scaled under ThreadSanitizer).
     public static func run(
         _ name: String, _ arguments: [String], executable: URL? = nil, environment: [String: String] = [:],
         timeout: Double = 60
@@ -47,9 +47,7 @@ public struct ToolProcess: Sendable {
         process.standardOutput = try FileHandle(forWritingTo: out)
         process.standardError = try FileHandle(forWritingTo: err)
         try process.run()
-        let deadline = Date.now.addingTimeInterval(timeout)
-        while process.isRunning && Date.now < deadline { usleep(20_000) }
-        if process.isRunning {
+        if !eventuallyBlocking(timeout: .seconds(timeout), { !process.isRunning }) {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             Issue.record("\(name) did not exit within \(timeout) s")

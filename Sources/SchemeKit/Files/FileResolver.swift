@@ -22,6 +22,9 @@ import Foundation
 /// result lies inside the root's real path (`/srv/root-old` is not inside `/srv/root`), and then
 /// walks the *resolved* components again from the root descriptor with `O_NOFOLLOW`. A symlink
 /// swapped in between (a TOCTOU race) makes that second walk fail, and the request is refused.
+/// Under ``LocalFileHandler/SymlinkPolicy/follow`` a target outside the root is walked the same
+/// way from `/`. Either way the path `realpath` resolves is the root's plus the request's
+/// components, none of them `..`: only the tree's own links can lead out of it.
 ///
 /// ## Variants
 /// A caller may name file-name suffixes (`.br`, `.gz`) to prefer: when the walk ends on a regular
@@ -37,6 +40,8 @@ struct FileResolver: Sendable {
         case directory(FileDescriptorStat)
         case notFound
         case forbidden
+        /// The path goes through a symbolic link the policy does not follow.
+        case refusedLink
     }
 
     private enum Walk {
@@ -45,6 +50,8 @@ struct FileResolver: Sendable {
         case notFound
         case forbidden
         case symlink
+        /// A link the policy does not follow.
+        case refusedLink
     }
 
     let symlinkPolicy: LocalFileHandler.SymlinkPolicy
@@ -74,6 +81,7 @@ struct FileResolver: Sendable {
             openedVariant = variant
         case .notFound, .symlink: return .notFound
         case .forbidden: return .forbidden
+        case .refusedLink: return .refusedLink
         }
         switch opened.kind {
         case .regular:
@@ -92,7 +100,7 @@ struct FileResolver: Sendable {
                 return .directory(opened)
             case .notFound:
                 return .directory(opened)
-            case .forbidden:
+            case .forbidden, .refusedLink:
                 opened.close()
                 return .forbidden
             case .symlink:
@@ -107,6 +115,7 @@ struct FileResolver: Sendable {
                     return .forbidden
                 case .notFound: return .notFound
                 case .forbidden, .symlink: return .forbidden
+                case .refusedLink: return .refusedLink
                 }
             }
         }
@@ -210,8 +219,8 @@ struct FileResolver: Sendable {
 
     /// The slow path for paths through symlinks; see the type's documentation.
     private func followSymlinks(root: Int32, rootPath: String, components: [String], variants: [String]) -> Walk {
-        guard symlinkPolicy == .followWithinRoot,
-            let realRoot = POSIX.realPath(rootPath),
+        guard symlinkPolicy != .refuse else { return .refusedLink }
+        guard let realRoot = POSIX.realPath(rootPath),
             let target = POSIX.realPath(rootPath + "/" + components.joined(separator: "/"))
         else { return .forbidden }
         // Byte-wise: a `/` followed by a combining mark is one `Character`, which `Character`
@@ -228,10 +237,22 @@ struct FileResolver: Sendable {
         {
             relative = targetBytes[(rootBytes.count + 1)...]
         } else {
-            return .forbidden
+            guard symlinkPolicy == .follow else { return .refusedLink }
+            return walkResolved(targetBytes.dropFirst(), from: "/", variants: variants)
         }
         let resolved = relative.split(separator: UInt8(ascii: "/")).map { String(decoding: $0, as: UTF8.self) }
         let walked = walk(from: root, resolved, variants: variants)
+        if case .symlink = walked { return .forbidden }
+        return walked
+    }
+
+    /// Walks `relative`, a path `realpath` resolved (no link left in it), from the directory at
+    /// `base` with `O_NOFOLLOW`: a link swapped in meanwhile is refused.
+    private func walkResolved(_ relative: ArraySlice<UInt8>, from base: String, variants: [String]) -> Walk {
+        guard case .success(let directory) = POSIX.openDirectory(base) else { return .forbidden }
+        defer { POSIX.close(directory) }
+        let resolved = relative.split(separator: UInt8(ascii: "/")).map { String(decoding: $0, as: UTF8.self) }
+        let walked = walk(from: directory, resolved, variants: variants)
         if case .symlink = walked { return .forbidden }
         return walked
     }

@@ -40,8 +40,8 @@ extension LocalFileHandler {
         switch location {
         case .passed:
             return .passed
-        case .refused(let status):
-            return .response(refusal(status, request: request))
+        case .refused(let status, let reason):
+            return .response(refusal(status, reason: reason, request: request))
         case .redirect(let location):
             return .response(redirect(to: location, request: request))
         case .directory(let directory, _) where !configuration.directoryListing:

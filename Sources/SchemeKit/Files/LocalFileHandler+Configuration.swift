@@ -28,12 +28,26 @@ extension LocalFileHandler {
     }
 
     /// What to do with symbolic links met under the root.
-    public enum SymlinkPolicy: Sendable, Hashable {
+    ///
+    /// A link is only ever met as a link in the served tree: a request's path cannot name `..`
+    /// (`SafeRelativePath` refuses it, encoded or not), so under every policy a URL reaches
+    /// nothing but the root's files and what the root's own links point to.
+    ///
+    /// A link the policy does not follow is answered `403` with a body that names the policy
+    /// (never the link's target), and the response's ``SchemeResponse/refusalReason`` is
+    /// ``LocalFileHandlerError/symlinkRefused(policy:)``. The raw value is the policy's name in
+    /// those messages and on the command line (`--symlinks follow|within-root|refuse`).
+    public enum SymlinkPolicy: String, Sendable, Hashable, CaseIterable {
+        /// Follow a link to any target, inside the root or not, as nginx does by default
+        /// (`disable_symlinks off`) and Caddy does: for trees that link to shared files, such as
+        /// Debian's Sphinx documentation, whose `_static/jquery.js` links into
+        /// `/usr/share/javascript`. The target must still be a regular file or a directory.
+        case follow = "follow"
         /// Follow a link only when its fully resolved target lies inside the root's real path;
         /// answer 403 otherwise. The default.
-        case followWithinRoot
+        case followWithinRoot = "within-root"
         /// Answer 403 for any path that goes through a symbolic link.
-        case refuse
+        case refuse = "refuse"
     }
 
     /// What to do with hidden files: paths with a component that starts with a dot

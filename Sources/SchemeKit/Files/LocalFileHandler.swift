@@ -24,11 +24,14 @@ import HTTPTypes
 /// | malformed `Range`, or `If-Range` mismatch | 200 with the whole file |
 /// | nothing at the path (nor the SPA fallback) | ``SchemeHandlerOutcome/passed``, so a chain can try the network |
 /// | the root itself is missing or not a directory | the task fails with ``LocalFileHandlerError/rootUnavailable(errno:)`` (see ``Configuration/unavailableRoot``) |
-/// | unsafe path (see `SafeRelativePath`), symlink leaving the root, special file | 403 `Forbidden`, answered directly |
+/// | unsafe path (see `SafeRelativePath`), special file | 403 `Forbidden`, answered directly |
+/// | a symbolic link the ``SymlinkPolicy`` does not follow | 403 with a body naming the policy and ``LocalFileHandlerError/symlinkRefused(policy:)`` as the head's ``SchemeResponse/refusalReason`` |
 /// | hidden file with ``HiddenFilePolicy/deny``; a path over 1024 bytes or a name over 255, decoded | 404 `Not Found`, answered directly |
 ///
 /// Refusals are never passed on: a traversal attempt must not reach the network. Their bodies are
-/// one word and never contain a filesystem path.
+/// one line and never contain a filesystem path: `Forbidden`, `Not Found`, or for a refused link
+/// `Forbidden: a symbolic link out of the served directory (symlink policy within-root; symlink
+/// policy follow serves it)`.
 ///
 /// ## A wrong root fails, it never passes
 /// The root is checked when a request finds nothing, not when the handler is created: a
@@ -103,8 +106,8 @@ public struct LocalFileHandler: SchemeHandler {
         switch location {
         case .passed:
             return .passed
-        case .refused(let status):
-            let refusal = refusal(status, request: request)
+        case .refused(let status, let reason):
+            let refusal = refusal(status, reason: reason, request: request)
             try await writer.respond(refusal.head, body: refusal.body)
             return .handled
         case .redirect(let location):
@@ -135,8 +138,9 @@ public struct LocalFileHandler: SchemeHandler {
     enum Location {
         /// Nothing here (the root exists): the next handler may answer.
         case passed
-        /// An unsafe path (403) or a hidden file (404), answered here and never passed on.
-        case refused(HTTPResponse.Status)
+        /// An unsafe path (403) or a hidden file (404), answered here and never passed on; a
+        /// refused symbolic link says why.
+        case refused(HTTPResponse.Status, reason: LocalFileHandlerError? = nil)
         /// A directory asked for without its trailing slash, moved to this `Location`
         /// (``Configuration/directorySlashRedirect``).
         case redirect(to: String)
@@ -213,6 +217,8 @@ public struct LocalFileHandler: SchemeHandler {
             return .passed
         case .forbidden:
             return .refused(.forbidden)
+        case .refusedLink:
+            return .refused(.forbidden, reason: .symlinkRefused(policy: configuration.symlinks))
         case .directory(let directory):
             return .directory(directory, path)
         case .file(let file, let name, let variant, let isIndex):
@@ -295,9 +301,15 @@ public struct LocalFileHandler: SchemeHandler {
         }
     }
 
-    /// A short plain-text refusal that reveals nothing about the file system.
-    func refusal(_ status: HTTPResponse.Status, request: SchemeRequest) -> SchemeCollectedResponse {
-        let (head, body) = SchemeResponse.plainText(status, status == .forbidden ? "Forbidden\n" : "Not Found\n")
+    /// A short plain-text refusal that reveals nothing about the file system: `Forbidden` or
+    /// `Not Found`, followed by the reason's description when there is one (a refused link), which
+    /// the head also carries as its ``SchemeResponse/refusalReason``.
+    func refusal(_ status: HTTPResponse.Status, reason: LocalFileHandlerError? = nil, request: SchemeRequest)
+        -> SchemeCollectedResponse
+    {
+        let word = status == .forbidden ? "Forbidden" : "Not Found"
+        var (head, body) = SchemeResponse.plainText(status, reason.map { "\(word): \($0)\n" } ?? word + "\n")
+        head.refusalReason = reason
         return SchemeCollectedResponse(head: head, body: request.method == .head ? Data() : body)
     }
 

@@ -6,16 +6,20 @@
     import Darwin
 #endif
 
-/// Why a ``LocalFileHandler`` failed a task: its root is unavailable, or a file could not be read
-/// after the handler started answering.
+/// Why a ``LocalFileHandler`` failed a task (its root is unavailable, or a file could not be read
+/// after the handler started answering), or why it refused a request.
 ///
-/// Refusals (403/404) are responses, not errors; this error reaches the engine as a task failure.
-/// Its description never contains a filesystem path.
+/// Refusals (403/404) are responses, not task failures. One of them says why in a typed error:
+/// a symbolic link the ``LocalFileHandler/SymlinkPolicy`` does not follow is answered 403 with
+/// ``symlinkRefused(policy:)`` as the response's ``SchemeResponse/refusalReason``, for access logs
+/// and request records; it is never thrown. The other cases reach the engine as a task failure.
+/// A description never contains a filesystem path.
 public struct LocalFileHandlerError: Error, Sendable, Hashable, CustomStringConvertible {
     private enum Code: Hashable {
         case readFailed(Int32)
         case fileChanged
         case rootUnavailable(Int32)
+        case symlinkRefused(LocalFileHandler.SymlinkPolicy)
     }
 
     private let code: Code
@@ -30,9 +34,23 @@ public struct LocalFileHandlerError: Error, Sendable, Hashable, CustomStringConv
     /// directory, `EACCES` not readable). See ``LocalFileHandler/Configuration/unavailableRoot``.
     public static func rootUnavailable(errno: Int32) -> LocalFileHandlerError { .init(code: .rootUnavailable(errno)) }
 
+    /// The request's path goes through a symbolic link that `policy` does not follow: a link out
+    /// of the served directory under ``LocalFileHandler/SymlinkPolicy/followWithinRoot``, any link
+    /// under ``LocalFileHandler/SymlinkPolicy/refuse``. The reason of a 403, never thrown.
+    public static func symlinkRefused(policy: LocalFileHandler.SymlinkPolicy) -> LocalFileHandlerError {
+        .init(code: .symlinkRefused(policy))
+    }
+
     /// A one-line explanation.
     public var description: String {
         switch code {
+        case .symlinkRefused(let policy):
+            switch policy {
+            case .refuse:
+                "a symbolic link (symlink policy refuse; symlink policy within-root or follow serves it)"
+            case .followWithinRoot, .follow:
+                "a symbolic link out of the served directory (symlink policy \(policy.rawValue); symlink policy follow serves it)"
+            }
         case .readFailed(let errno): "reading the file failed (errno \(errno))"
         case .fileChanged: "the file shrank while it was being sent"
         case .rootUnavailable(let errno):

@@ -22,6 +22,15 @@ public struct SchemeResponse: Sendable, Equatable {
     public var textEncodingName: String?
     /// The body's length in bytes when known in advance; `nil` for streamed bodies of unknown length.
     public var expectedContentLength: Int64?
+    /// Why the handler refused the request, when this head is a refusal it can explain: a typed
+    /// error for access logs and request records (`schemeserve` logs its description after the
+    /// handler's name). Default: `nil`.
+    ///
+    /// Set by ``LocalFileHandler`` on a 403 for a symbolic link its policy does not follow
+    /// (``LocalFileHandlerError/symlinkRefused(policy:)``). It is not sent to the engine (the body
+    /// says it in words), and it never names a filesystem path. Two heads compare equal when their
+    /// reasons describe themselves alike.
+    public var refusalReason: (any Error)?
 
     /// Creates a response head.
     ///
@@ -53,6 +62,14 @@ public struct SchemeResponse: Sendable, Equatable {
 
     /// The status.
     public var status: HTTPResponse.Status { head.status }
+
+    /// Whether two heads are the same: status, fields, metadata, and reasons that describe
+    /// themselves alike (``refusalReason``).
+    public static func == (lhs: SchemeResponse, rhs: SchemeResponse) -> Bool {
+        lhs.head == rhs.head && lhs.mimeType == rhs.mimeType && lhs.textEncodingName == rhs.textEncodingName
+            && lhs.expectedContentLength == rhs.expectedContentLength
+            && lhs.refusalReason.map { String(describing: $0) } == rhs.refusalReason.map { String(describing: $0) }
+    }
 
     /// The header fields.
     public var headerFields: HTTPFields {

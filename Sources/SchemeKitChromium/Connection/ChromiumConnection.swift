@@ -94,12 +94,15 @@
             message["id"] = .int(id)
             let framed = pipe.frame(.object(message))
             // A cancelled caller stops waiting (the reply, if any, is dropped); Chromium still runs the command.
-            return try await core.answer(to: id, group: sessionId) { failed in
+            return try await core.answer(to: id, group: sessionId, label: method) { failed in
                 pipe.enqueue(framed) { error in
                     if let error { failed(error) }
                 }
             }
         }
+
+        /// How many `method` commands wait for Chromium's answer (an observation for tests).
+        package func pendingCommands(_ method: String) -> Int { core.pendingCount(labelled: method) }
 
         /// Sends a typed command.
         ///

@@ -74,7 +74,7 @@
             writer.write(["id": .int(id), "method": .string(method), "params": params])
             let message = writer.buffer
             // A cancelled caller stops waiting (the answer, if any, is dropped); Firefox still runs the command.
-            return try await core.answer(to: id) { failed in
+            return try await core.answer(to: id, label: method) { failed in
                 do throws(WebSocketError) {
                     try socket.send(message)
                 } catch {
@@ -85,6 +85,9 @@
                 }
             }
         }
+
+        /// How many `method` commands wait for Firefox's answer (an observation for tests).
+        package func pendingCommands(_ method: String) -> Int { core.pendingCount(labelled: method) }
 
         /// The events from now on, as they arrive.
         ///

@@ -62,6 +62,10 @@
         public var allowedHosts: [String]
         /// Whether dotfiles and dot-directories are served. Default: `false` (404).
         public var dotfiles: Bool
+        /// Which symbolic links under the root are followed (`--symlinks`). Default:
+        /// ``LocalFileHandler/SymlinkPolicy/followWithinRoot``; a link not followed is answered 403
+        /// with a body naming the policy, and the access log says why.
+        public var symlinks: LocalFileHandler.SymlinkPolicy
         /// Whether directories without an `index.html` are listed. Default: `false` (404).
         public var listDirectories: Bool
         /// Whether live reload is on. Default: `false`.
@@ -125,6 +129,7 @@
             self.corsOrigins = []
             self.allowedHosts = []
             self.dotfiles = false
+            self.symlinks = .followWithinRoot
             self.listDirectories = false
             self.watch = false
             self.watchInterval = .milliseconds(300)

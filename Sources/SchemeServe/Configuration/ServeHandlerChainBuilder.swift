@@ -64,6 +64,7 @@
                 rootProvider: configuration.rootProvider,
                 spa: configuration.spa && !spaAfterOrigin,
                 dotfiles: configuration.dotfiles,
+                symlinks: configuration.symlinks,
                 listDirectories: configuration.listDirectories,
                 precompressed: filesCompress,
                 bodyCache: cacheLimit > 0 && configuration.smallFileCacheCapacity > 0

@@ -25,6 +25,8 @@
             package var spa: Bool
             /// Whether dotfiles and dot-directories are served.
             package var dotfiles: Bool
+            /// Which symbolic links are followed.
+            package var symlinks: LocalFileHandler.SymlinkPolicy = .followWithinRoot
             /// Whether directories without an index file are listed.
             package var listDirectories: Bool
             /// Whether `name.br` / `name.gz` siblings are served, with `Content-Encoding`, to clients
@@ -78,7 +80,7 @@
         static let originExchangeTimeout = Duration.seconds(3600)
 
         /// SchemeKit's handlers: `LocalFileHandler` (its root dynamic when a root provider is given;
-        /// symlinks followed only within the root, hidden files denied with 404 unless `dotfiles`,
+        /// symlinks followed as the options say, hidden files denied with 404 unless `dotfiles`,
         /// listing with `listDirectories`, a directory asked for without its trailing slash
         /// redirected to it, `.br`/`.gz` siblings with `precompressed`, the body cache with
         /// `bodyCache`, `Cache-Control: no-cache`),
@@ -96,6 +98,7 @@
                         configuration: LocalFileHandler.Configuration(
                             root: options.rootProvider.map { .dynamic($0) } ?? .directory(options.root),
                             singlePageFallback: options.spa,
+                            symlinks: options.symlinks,
                             hiddenFiles: options.dotfiles ? .allow : .deny,
                             directoryListing: options.listDirectories,
                             directorySlashRedirect: true,

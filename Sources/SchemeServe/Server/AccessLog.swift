@@ -7,10 +7,14 @@
 
     /// One line per request through swift-log: method, path, status, bytes, milliseconds and the
     /// handler that answered (`SchemeTask.respondingHandler`, or `guard` for requests the
-    /// security checks refused).
+    /// security checks refused), then why it refused the request when the handler said
+    /// (`SchemeResponse.refusalReason`).
     ///
-    /// The message is `GET /a.js 200 1234B 0.42ms files`; the same values are attached as metadata
-    /// (`method`, `path`, `status`, `bytes`, `ms`, `handler`) for structured (JSON) log handlers.
+    /// The message is `GET /a.js 200 1234B 0.42ms files`, or for a refusal with a reason
+    /// `GET /_static/jquery.js 403 121B 0.3ms files refused: a symbolic link out of the served
+    /// directory (…)`; the same values are attached as metadata (`method`, `path`, `status`,
+    /// `bytes`, `ms`, `handler`, and `refused` when there is a reason) for structured (JSON) log
+    /// handlers.
     ///
     /// ``record(method:target:status:bytes:started:handler:aborted:)`` never blocks and never
     /// formats: it is called on the event loop for every request, so it only appends the values to
@@ -32,13 +36,20 @@
             package var bytes: Int
             /// The handler that answered, or `guard`.
             package var handler: String
+            /// Why the handler refused the request (the description of the head's
+            /// `refusalReason`), or `nil`.
+            package var refusal: String?
 
-            package init(method: HTTPRequest.Method, target: String, status: Int, bytes: Int, handler: String) {
+            package init(
+                method: HTTPRequest.Method, target: String, status: Int, bytes: Int, handler: String,
+                refusal: String? = nil
+            ) {
                 self.method = method
                 self.target = target
                 self.status = status
                 self.bytes = bytes
                 self.handler = handler
+                self.refusal = refusal
             }
         }
 
@@ -93,11 +104,13 @@
             bytes: Int,
             started: ContinuousClock.Instant,
             handler: String,
+            refusal: String? = nil,
             aborted: Bool = false
         ) {
             record(
-                Line(method: method, target: target, status: status, bytes: bytes, handler: handler), started: started,
-                aborted: aborted)
+                Line(
+                    method: method, target: target, status: status, bytes: bytes, handler: handler, refusal: refusal),
+                started: started, aborted: aborted)
         }
 
         /// Records `line` for a request that started at `started`; returns at once.
@@ -180,11 +193,12 @@
         }
 
         /// The line's message: `GET /a.js 200 1234B 0.42ms files`, then ` aborted` for a response
-        /// cut short.
+        /// cut short, and ` refused: <reason>` for a refusal with a reason.
         private static func message(_ record: Record) -> String {
             let line = record.line
+            let refusal = line.refusal.map { " refused: \($0)" } ?? ""
             return
-                "\(line.method.rawValue) \(line.target) \(line.status) \(line.bytes)B \(Self.milliseconds(record.milliseconds))ms \(line.handler)\(record.aborted ? " aborted" : "")"
+                "\(line.method.rawValue) \(line.target) \(line.status) \(line.bytes)B \(Self.milliseconds(record.milliseconds))ms \(line.handler)\(record.aborted ? " aborted" : "")\(refusal)"
         }
 
         /// Appends `prefix`, the record's message and a newline to `text`.
@@ -203,6 +217,10 @@
             text.append(contentsOf: "ms ".utf8)
             text.append(contentsOf: line.handler.utf8)
             if record.aborted { text.append(contentsOf: " aborted".utf8) }
+            if let refusal = line.refusal {
+                text.append(contentsOf: " refused: ".utf8)
+                text.append(contentsOf: refusal.utf8)
+            }
             text.append(UInt8(ascii: "\n"))
         }
 
@@ -212,17 +230,16 @@
             let method = line.method.rawValue
             let message = Logger.Message(stringLiteral: Self.message(record))
             guard metadata else { return logger.info(message) }
-            logger.info(
-                message,
-                metadata: [
-                    "method": "\(method)",
-                    "path": "\(line.target)",
-                    "status": "\(line.status)",
-                    "bytes": "\(line.bytes)",
-                    "ms": "\(rounded)",
-                    "handler": "\(line.handler)",
-                ]
-            )
+            var fields: Logger.Metadata = [
+                "method": "\(method)",
+                "path": "\(line.target)",
+                "status": "\(line.status)",
+                "bytes": "\(line.bytes)",
+                "ms": "\(rounded)",
+                "handler": "\(line.handler)",
+            ]
+            if let refusal = line.refusal { fields["refused"] = "\(refusal)" }
+            logger.info(message, metadata: fields)
         }
     }
 #endif

@@ -55,6 +55,8 @@
             let started: ContinuousClock.Instant?
             var status = 0
             var sent = 0
+            /// What the access log says of the head's refusal reason, if any.
+            var refusal: String?
             /// The body's declared length (`Content-Length`; 0 for HEAD), once the head is written.
             var declaredLength: Int?
             /// What was taken from the bridge and not sent yet, in order: the rest of a file region
@@ -289,10 +291,11 @@
                     minor: head.version.minor, keepAlive: keepAlive,
                     origin: shared.planner.corsOrigins.isEmpty ? nil : request.headerFields[.origin])
             }
+            let refusal = answer.head.refusalReason.map { String(describing: $0) }
             if let key, let entry = encoded.entry(key) {
                 return writeWhole(
                     entry.head, entry.body, request: head, keepAlive: keepAlive, started: started, handler: handler,
-                    keep: answer.validator)
+                    refusal: refusal, keep: answer.validator)
             }
             var plan = shared.planner.plan(answer.head, for: request, rules: rules)
             var body = answer.body
@@ -307,7 +310,8 @@
                         let (failure, message) = shared.planner.plain(
                             .internalServerError, "Internal Server Error\n", for: request, rules: rules)
                         return writeWhole(
-                            failure, message, head: head, keepAlive: keepAlive, started: started, handler: handler)
+                            failure, message, head: head, keepAlive: keepAlive, started: started, handler: handler,
+                            refusal: refusal)
                     }
                     body = Data(compressed.readableBytesView)
                     plan.fields[.contentLength] = String(body.count)
@@ -321,27 +325,29 @@
             }
             writeWhole(
                 responseHead, buffer, request: head, keepAlive: keepAlive, started: started, handler: handler,
-                keep: answer.validator)
+                refusal: refusal, keep: answer.validator)
         }
 
         /// Writes a whole response (head, body, end) and flushes it.
         private func writeWhole(
             _ plan: ResponsePlan, _ body: Data, head: HTTPRequestHead, keepAlive: Bool,
-            started: ContinuousClock.Instant?, handler: String
+            started: ContinuousClock.Instant?, handler: String, refusal: String? = nil
         ) {
             guard let context else { return }
             writeWhole(
                 makeHead(plan, version: head.version, keepAlive: keepAlive),
                 body.isEmpty ? nil : context.channel.allocator.buffer(bytes: body), request: head, keepAlive: keepAlive,
-                started: started, handler: handler)
+                started: started, handler: handler, refusal: refusal)
         }
 
         /// Writes a whole response and flushes it. With `keep` (the answer depends on nothing but
         /// the request and that file), the response as encoded is kept for a repeat of the request
-        /// (``RepeatedRequestHandler``), when the request came whole in one read.
+        /// (``RepeatedRequestHandler``), when the request came whole in one read. `refusal` is what
+        /// the access log says of a refusal's reason.
         private func writeWhole(
             _ responseHead: HTTPResponseHead, _ body: ByteBuffer?, request head: HTTPRequestHead, keepAlive: Bool,
-            started: ContinuousClock.Instant?, handler: String, keep validator: FileIdentityCheck? = nil
+            started: ContinuousClock.Instant?, handler: String, refusal: String? = nil,
+            keep validator: FileIdentityCheck? = nil
         ) {
             guard let context else { return }
             let allocator = context.channel.allocator
@@ -357,7 +363,7 @@
             guard let method else { return }
             let line = AccessLog.Line(
                 method: method, target: head.uri, status: Int(responseHead.status.code),
-                bytes: body?.readableBytes ?? 0, handler: handler)
+                bytes: body?.readableBytes ?? 0, handler: handler, refusal: refusal)
             if let capture, let repeats {
                 repeats.endCapture(validator: capture, closes: !keepAlive, log: line, allocator: allocator)
             }
@@ -497,10 +503,11 @@
                     log(streaming, status: plan.status.code, bytes: body.count, aborted: false)
                 }
                 return false
-            case .head(_, let plan):
+            case .head(let response, let plan):
                 // Without a length, an HTTP/1.0 body ends with the connection.
                 if plan.fields[.contentLength] == nil, streaming.version.minor == 0 { streaming.keepAlive = false }
                 streaming.status = plan.status.code
+                streaming.refusal = response.refusalReason.map { String(describing: $0) }
                 streaming.declaredLength =
                     streaming.request.method == .head ? 0 : plan.fields[.contentLength].flatMap(Int.init)
                 writeHead(plan, version: streaming.version, keepAlive: streaming.keepAlive, context: context)
@@ -607,7 +614,8 @@
             guard let started = streaming.started else { return }
             shared.accessLog?.record(
                 method: streaming.request.method, target: streaming.target, status: status, bytes: bytes,
-                started: started, handler: streaming.task.respondingHandler ?? "unknown", aborted: aborted)
+                started: started, handler: streaming.task.respondingHandler ?? "unknown", refusal: streaming.refusal,
+                aborted: aborted)
         }
     }
 #endif

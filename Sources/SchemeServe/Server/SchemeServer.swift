@@ -173,7 +173,8 @@
             let group: any EventLoopGroup = ownGroup ?? MultiThreadedEventLoopGroup.singleton
             defer { if let ownGroup { ownGroup.shutdownGracefully { _ in } } }
             let quiescing = ServerQuiescingHelper(group: group)
-            let connections = ConnectionSet()
+            let backoff = DescriptorBackoffHandler.Signal()
+            let connections = ConnectionSet(backoff: backoff)
             let shared = self.shared
             // The loops may be the shared group's, which outlive this server: their pipes go with it.
             defer { for yield in shared.yields.values { yield.close() } }
@@ -183,10 +184,11 @@
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                 .serverChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        // Out of descriptors (EMFILE), accepting again at once would spin: wait a
-                        // second, serving the open connections meanwhile (NIO adds this handler only
-                        // on its async bind path).
-                        try channel.pipeline.syncOperations.addHandler(AcceptBackoffHandler())
+                        // Out of descriptors (EMFILE), accepting again at once would spin: pause
+                        // accepting until a connection closes or a growing delay passes, serving
+                        // the open connections meanwhile (NIO's AcceptBackoffHandler spins then).
+                        try channel.pipeline.syncOperations.addHandler(
+                            DescriptorBackoffHandler(signal: backoff, logger: logger))
                         try channel.pipeline.syncOperations.addHandler(
                             quiescing.makeServerChannelHandler(channel: channel))
                     }
@@ -275,14 +277,23 @@
         }
     }
 
-    /// The open connections, so that a shutdown past its grace period can close them.
+    /// The open connections, so that a shutdown past its grace period can close them; each close
+    /// tells the listening socket's back-off that a descriptor came free.
     private final class ConnectionSet: Sendable {
         private let channels = Locked<[ObjectIdentifier: any Channel]>([:])
+        private let backoff: DescriptorBackoffHandler.Signal
+
+        init(backoff: DescriptorBackoffHandler.Signal) {
+            self.backoff = backoff
+        }
 
         func add(_ channel: any Channel) {
             let id = ObjectIdentifier(channel)
             channels.withLock { $0[id] = channel }
-            channel.closeFuture.whenComplete { [self] _ in _ = channels.withLock { $0.removeValue(forKey: id) } }
+            channel.closeFuture.whenComplete { [self] _ in
+                _ = channels.withLock { $0.removeValue(forKey: id) }
+                backoff.connectionClosed()
+            }
         }
 
         /// Closes every connection now, whatever it still has to send.

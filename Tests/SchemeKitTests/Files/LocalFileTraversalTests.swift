@@ -107,14 +107,30 @@ extension FilesTests {
             return fixture
         }
 
-        @Test func payloadListIsLargeEnough() {
-            #expect(Self.payloads.count >= 50)
+        /// The payloads that name one of the fixture's links out of the root, with no `..`: the
+        /// tree's own links, which ``LocalFileHandler/SymlinkPolicy/follow`` follows on purpose.
+        static let linkPayloads: Set<String> = [
+            "/link-outside/canary.txt", "/link-sibling/secret.txt", "/link-sibling-file", "/link-etc/passwd",
+            "/link-etc-passwd", "/link-canary", "/sub/link-up/canary.txt", "/link-absolute-canary",
+        ]
+
+        /// The payloads that must be refused under `policy`: all of them, but the tree's own links
+        /// under `follow`. Every other payload (`..` in any spelling, through a link or not) is
+        /// refused under every policy.
+        static func payloads(refusedUnder policy: LocalFileHandler.SymlinkPolicy) -> [String] {
+            policy == .follow ? payloads.filter { !linkPayloads.contains($0) } : payloads
         }
 
-        @Test func everyPayloadIsRefusedWithoutReadingOutsideTheRoot() async throws {
+        @Test func payloadListIsLargeEnough() {
+            #expect(Self.payloads.count >= 50)
+            #expect(Self.payloads(refusedUnder: .follow).count >= 50)
+        }
+
+        @Test(arguments: LocalFileHandler.SymlinkPolicy.allCases)
+        func everyPayloadIsRefusedWithoutReadingOutsideTheRoot(policy: LocalFileHandler.SymlinkPolicy) async throws {
             let fixture = try Self.makeFixture()
             defer { fixture.remove() }
-            let handler = LocalFileHandler(root: fixture.root)
+            let handler = LocalFileHandler(configuration: .init(root: .directory(fixture.root), symlinks: policy))
             let probe = FileReadProbe()
             let forbidden = try [
                 fixture.outside.appendingPathComponent("canary.txt"),
@@ -126,7 +142,7 @@ extension FilesTests {
             }
             var sent = 0
             try await FileReadProbe.$current.withValue(probe) {
-                for payload in Self.payloads {
+                for payload in Self.payloads(refusedUnder: policy) {
                     guard let request = try? SchemeRequest("app://localhost" + payload) else { continue }
                     sent += 1
                     let registry = SchemeRegistry()
@@ -140,11 +156,14 @@ extension FilesTests {
                     #expect(body.range(of: FileFixture.siblingSecret) == nil, "\(payload) leaked the sibling")
                     #expect(!sink.bodyString.contains("root:"), "\(payload) leaked /etc/passwd")
                     #expect(!sink.bodyString.contains("/"), "\(payload) body mentions a path: \(sink.bodyString)")
-                    #expect(sink.bodyString.count < 40)
+                    #expect(
+                        sink.bodyString.count < 40 || sink.bodyString.contains("symlink policy"),
+                        "one word, or a refused link's reason: \(sink.bodyString)")
                     #expect(sink.violations.isEmpty)
                 }
             }
-            #expect(sent >= 50, "only \(sent) payloads could be expressed as URLs")
+            let least = 50 - (policy == .follow ? Self.linkPayloads.count : 0)
+            #expect(sent >= least, "only \(sent) payloads could be expressed as URLs")
             let opened = probe.openedFiles.map(\.inode)
             for inode in forbidden.compactMap({ $0 }) {
                 #expect(!opened.contains(inode), "a file outside the root was opened")
@@ -155,14 +174,20 @@ extension FilesTests {
             let fixture = try Self.makeFixture()
             defer { fixture.remove() }
             let handler = LocalFileHandler(root: fixture.root)
-            for path in [
-                "/link-outside/canary.txt", "/link-sibling/secret.txt", "/link-etc/passwd", "/link-canary", "/..%2f",
-            ] {
+            for path in ["/link-outside/canary.txt", "/link-sibling/secret.txt", "/link-etc/passwd", "/link-canary"] {
                 let result = try await exchange(handler, "app://localhost" + path)
                 #expect(result.status == 403, "\(path)")
                 #expect(result.respondingHandler == "files", "\(path) must not fall through to the next handler")
-                #expect(result.text == "Forbidden\n")
+                #expect(
+                    result.text
+                        == "Forbidden: a symbolic link out of the served directory (symlink policy within-root; symlink policy follow serves it)\n"
+                )
             }
+            let dotDot = try await exchange(handler, "app://localhost/..%2f")
+            #expect(dotDot.status == 403)
+            #expect(dotDot.respondingHandler == "files")
+            #expect(dotDot.text == "Forbidden\n", "a `..` is no link: one word")
+            #expect(dotDot.sink.response?.refusalReason == nil)
         }
 
         /// A name no file system allows, or a path past the limit, names nothing: 404 as nginx
