@@ -8,6 +8,9 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+/// The traits whose targets use the browsers' shared support (the loopback origin, the WebSocket client).
+let browserTraits: Set<String> = ["Chromium", "Firefox", "WebKitGTK"]
+
 let package = Package(
     name: "SchemeKit",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .visionOS(.v2)],
@@ -233,14 +236,14 @@ let package = Package(
             name: "SchemeKitBrowserSupport",
             dependencies: [
                 "SchemeKit",
-                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Chromium", "Firefox", "WebKitGTK"])),
-                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Chromium", "Firefox", "WebKitGTK"])),
-                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Chromium", "Firefox", "WebKitGTK"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: browserTraits)),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: browserTraits)),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: browserTraits)),
                 .product(
-                    name: "NIOWebSocket", package: "swift-nio", condition: .when(traits: ["Chromium", "Firefox", "WebKitGTK"])),
-                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["Chromium", "Firefox", "WebKitGTK"])),
-                .product(name: "X509", package: "swift-certificates", condition: .when(traits: ["Chromium", "Firefox", "WebKitGTK"])),
-                .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["Chromium", "Firefox", "WebKitGTK"])),
+                    name: "NIOWebSocket", package: "swift-nio", condition: .when(traits: browserTraits)),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: browserTraits)),
+                .product(name: "X509", package: "swift-certificates", condition: .when(traits: browserTraits)),
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: browserTraits)),
             ],
             swiftSettings: swiftSettings
         ),
@@ -354,7 +357,7 @@ let package = Package(
                 "SchemeKit", "SchemeKitTesting", "LoopbackTestSupport",
                 .target(name: "SchemeKitChromium", condition: .when(traits: ["Chromium"])),
                 .target(name: "SchemeKitFirefox", condition: .when(traits: ["Firefox"])),
-                .target(name: "SchemeKitBrowserSupport", condition: .when(traits: ["Chromium", "Firefox", "WebKitGTK"])),
+                .target(name: "SchemeKitBrowserSupport", condition: .when(traits: browserTraits)),
                 .target(name: "SchemeKitWebKitGTK", condition: .when(traits: ["WebKitGTK"])),
                 .target(name: "CWebKitGTK", condition: .when(traits: ["WebKitGTK"])),
             ],
