@@ -29,9 +29,37 @@
             return fileManager.fileExists(atPath: candidate.path) ? candidate : nil
         }
 
+        /// The text every real media extension carries (`SCHEMEKIT_MEDIA_EXTENSION_MARKER` in its
+        /// header): a build without the trait `WebKitGTK` writes a library without it, and an
+        /// extension of another wire format carries another.
+        package static let mediaExtensionMarker = "SchemeKitWebKitGTKMedia extension, wire format SKM1"
+
+        /// Why `library` is not a media extension this adapter can use, in one line naming the
+        /// command that builds the real one; `nil` when it carries ``mediaExtensionMarker``.
+        ///
+        /// The adapter checks this before it hands the file to WebKit, which would load a stub
+        /// silently: every `<video>` on the app's scheme would then fail with
+        /// `MEDIA_ERR_SRC_NOT_SUPPORTED`.
+        package static func mediaExtensionProblem(at library: URL) -> String? {
+            guard let data = try? Data(contentsOf: library, options: .mappedIfSafe) else {
+                return "the WebKitGTK media extension \(library.path) cannot be read"
+            }
+            if data.range(of: Data(mediaExtensionMarker.utf8)) != nil { return nil }
+            return """
+                the WebKitGTK media extension \(library.path) is a stub or from another SchemeKit version \
+                (a build without the trait WebKitGTK writes an empty one): build the real one with \
+                `swift build --traits WebKitGTK` (or `--product SchemeKitWebKitGTKMedia`), or pass --no-media
+                """
+        }
+
         /// Hands the media extension to the context's future web processes and listens for their
-        /// control sockets. Returns `false` when the file cannot be used.
+        /// control sockets. Returns `false` when the file cannot be used (a stub included: see
+        /// ``mediaExtensionProblem(at:)``).
         func enableMedia(extension library: URL) -> Bool {
+            if let problem = Self.mediaExtensionProblem(at: library) {
+                FileHandle.standardError.write(Data("SchemeKit: \(problem)\n".utf8))
+                return false
+            }
             // WebKit loads every module in the directory it is given: give it one with only ours.
             guard
                 let directory = WebKitMediaDirectory.make(

@@ -18,6 +18,10 @@
 #include <unistd.h>
 #include <webkit/webkit-web-process-extension.h>
 
+/* What the UI process checks for before it loads this library (see the header). */
+__attribute__((used, visibility("default"))) const char schemekit_media_extension_marker[] =
+    SCHEMEKIT_MEDIA_EXTENSION_MARKER;
+
 /* The schemes served by the UI process (NULL-terminated), set once at initialisation. */
 static gchar **schemekit_schemes = NULL;
 /* This end of the control socket; -1 until initialised. */

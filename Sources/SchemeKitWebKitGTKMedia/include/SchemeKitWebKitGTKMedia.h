@@ -22,6 +22,13 @@
 
 /** The user message the extension sends once per web process, with the control socket attached. */
 #define SCHEMEKIT_MEDIA_CONNECT_MESSAGE "SchemeKit.media.connect"
+/**
+ * The marker a real extension carries in its read-only data (`schemekit_media_extension_marker`),
+ * which the UI process looks for before it hands the file to WebKit: a build without the trait
+ * `WebKitGTK` leaves a library without it, and one of another wire format has another number. Keep
+ * it equal to `WebKitSchemeAdapter.mediaExtensionMarker`.
+ */
+#define SCHEMEKIT_MEDIA_EXTENSION_MARKER "SchemeKitWebKitGTKMedia extension, wire format SKM1"
 /** `SchemeKitMediaRequest.magic` and `SchemeKitMediaResponse.magic`: "SKM1". */
 #define SCHEMEKIT_MEDIA_MAGIC 0x314d4b53u
 
