@@ -96,7 +96,7 @@ trap print_times EXIT
 # --- 1. System packages, then the quick checks ---------------------------------------------------
 apt_packages=(libwebkitgtk-6.0-dev xvfb xauth chromium firefox-esr poppler-utils media-types zip unzip python3
     python3-pip zlib1g-dev libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-tools
-    gstreamer1.0-plugins-good)
+    gstreamer1.0-plugins-good nginx)
 install_packages() {
     local missing=() p
     for p in "${apt_packages[@]}"; do
@@ -153,7 +153,7 @@ xvfb_suite() {
     grep -qE "Test run with [0-9]+ tests? .*passed" "$logs/$name.log"
 }
 
-engines="SchemeKitWebKitGTKTests|SchemeKitChromiumTests|SchemeKitFirefoxTests|HeadlessRender"
+engines="SchemeKitWebKitGTKTests|SchemeKitChromiumTests|SchemeKitFirefoxTests|HeadlessRender|EngineConformanceTests"
 # Suites run in separate processes: the stress test saturates the cooperative thread pool for
 # seconds, and the server tests block threads on raw sockets; either would starve the
 # loopback-origin tests (network, preload) if they shared a process, and so would the crash tests
@@ -301,6 +301,16 @@ if ! skip SCHEMEKIT_SKIP_WEBKIT; then
     # A page's 256 MiB POST body read by a slow handler: peak RSS growth of this process, alone in it.
     stage "tests: WebKitGTK bounded memory" with_env SCHEMEKIT_ISOLATED=1 xvfb_suite webkit-memory \
         --filter BoundedMemoryWebKitGTKTests
+fi
+
+# The same page on every engine, once through SchemeKit and once from nginx, check by check
+# (streaming, ranges, the local backend, cookies, workers); the loopback origin's guarantees; then
+# 1 GiB through each browser with this process's peak RSS, each engine alone in its process.
+if ! (skip SCHEMEKIT_SKIP_WEBKIT && skip SCHEMEKIT_SKIP_CHROMIUM && skip SCHEMEKIT_SKIP_FIREFOX); then
+    stage "tests: engine conformance (against nginx)" xvfb_suite conformance --no-parallel \
+        --filter EngineConformanceTests --skip BoundedMemoryBrowserTests
+    stage "tests: engines bounded memory (1 GiB)" with_env SCHEMEKIT_ISOLATED=1 xvfb_suite conformance-memory \
+        --filter BoundedMemoryBrowserTests
 fi
 
 # HAR files both ways with the real Playwright for Python, pinned, on the system Chromium (no

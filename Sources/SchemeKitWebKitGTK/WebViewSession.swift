@@ -34,6 +34,8 @@
         /// The URL ``load(_:)`` was asked for while its load is pending, unless it is an `about:` URL.
         private var pendingTarget: String?
         private var messageHandlers: [String: (handlerID: gulong, callback: @Sendable (JavaScriptValue) -> Void)] = [:]
+        /// The view has an ephemeral network session of its own, whose website data a reset clears.
+        private let clearsWebsiteDataOnReset: Bool
 
         private init(
             executor: GLibExecutor, width: Int32, height: Int32, context: OpaquePointer?, networkSession: OpaquePointer?
@@ -42,13 +44,14 @@
             window = gtk_window_new()
             let gtkWindow = UnsafeMutableRawPointer(window).assumingMemoryBound(to: GtkWindow.self)
             gtk_window_set_default_size(gtkWindow, width, height)
-            let widget: UnsafeMutablePointer<GtkWidget>
-            if let networkSession {
-                widget = schemekit_web_view_new_with_session(
-                    context ?? webkit_web_context_get_default(), networkSession)!
-            } else {
-                widget = context.map { schemekit_web_view_new_with_context($0)! } ?? webkit_web_view_new()!
-            }
+            // Without a session of the caller's, an ephemeral one of the view's own: nothing the page
+            // stores (cookies, caches, storage) outlives the view or reaches another one, and a reset
+            // clears it.
+            let ownSession = networkSession == nil
+            let session = networkSession ?? webkit_network_session_new_ephemeral()!
+            let widget = schemekit_web_view_new_with_session(context ?? webkit_web_context_get_default(), session)!
+            if ownSession { g_object_unref(UnsafeMutableRawPointer(session)) }  // the view holds it
+            clearsWebsiteDataOnReset = ownSession
             view = UnsafeMutableRawPointer(widget).assumingMemoryBound(to: WebKitWebView.self)
             gtk_window_set_child(gtkWindow, widget)
             gtk_window_present(gtkWindow)
@@ -109,8 +112,11 @@
         ///     `about:blank` when no adapter serves the context. Make the adapter first.
         ///   - context: The `WebKitWebContext` of the view. Default: `nil`, WebKit's default context.
         ///   - networkSession: The `WebKitNetworkSession` the view's requests go through, such as
-        ///     ``WebKitSchemeAdapter/httpsNetworkSession(origins:requestTimeout:)``'s. Default: `nil`,
-        ///     WebKit's default session.
+        ///     ``WebKitSchemeAdapter/httpsNetworkSession(origins:requestTimeout:)``'s or a persistent one
+        ///     (`webkit_network_session_new(dataDirectory, cacheDirectory)`) for a profile that outlives
+        ///     the view. Default: `nil`, an ephemeral session of the view's own, which ``reset()``
+        ///     clears: no cookie, cache entry or storage survives from one holder of the view to the
+        ///     next, nor reaches another view.
         public static func make(
             executor: GLibExecutor, width: Int = 1024, height: Int = 768, warm: Bool = true,
             blankURL: String? = nil, context: OpaquePointer? = nil, networkSession: OpaquePointer? = nil
@@ -142,11 +148,14 @@
 
         // MARK: PoolableSession
 
-        /// Stops loading, removes injected scripts and message handlers, clears history, shows the blank page.
+        /// Stops loading, removes injected scripts and message handlers, clears history and (for a view
+        /// with a network session of its own) every cookie, cache entry and storage the pages left,
+        /// shows the blank page.
         ///
         /// - Throws: `EngineError` when the blank page does not load or history survived.
         public nonisolated(nonsending) func reset() async throws {
             try await executor.run { try self.clearState() }
+            if clearsWebsiteDataOnReset { try await clearWebsiteData() }
             try await reloadCurrentItem()
             let canGoBack = try await executor.run { webkit_web_view_can_go_back(self.view) != 0 }
             if canGoBack { throw EngineError.loadFailed("back/forward history survived the reset") }
@@ -352,6 +361,29 @@
             defer { g_free(text) }
             let length = strlen(text)
             return (try? JavaScriptValue(json: UnsafeRawBufferPointer(start: text, count: length))) ?? .null
+        }
+
+        /// Clears every kind of website data of the view's network session.
+        private func clearWebsiteData() async throws {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                executor.execute {
+                    guard !self.closed else { return continuation.resume(throwing: EngineError.sessionClosed) }
+                    let session = webkit_web_view_get_network_session(self.view)
+                    let manager = webkit_network_session_get_website_data_manager(session)
+                    let completion = GAsyncCompletion { _, result in
+                        var error: UnsafeMutablePointer<GError>?
+                        if webkit_website_data_manager_clear_finish(manager, result, &error) != 0 {
+                            continuation.resume()
+                        } else {
+                            continuation.resume(
+                                throwing: EngineError.loadFailed("clearing website data: \(consumeError(error))"))
+                        }
+                    }
+                    webkit_website_data_manager_clear(
+                        manager, WEBKIT_WEBSITE_DATA_ALL, 0, nil, GAsyncCompletion.callback,
+                        completion.retainedPointer())
+                }
+            }
         }
 
         private func clearState() throws {

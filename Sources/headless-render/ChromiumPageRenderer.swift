@@ -16,15 +16,20 @@
         static func start(_ options: HeadlessRender, registry: SchemeRegistry) async throws -> ChromiumRenderer {
             let origins = [VirtualOrigin(host: "\(options.scheme).localhost", scheme: options.scheme)]
             guard let url = options.connect else {
-                // Over the pipe a body travels as raw CBOR bytes in one message: the limit is the body's.
-                var configuration = ChromiumAdapterConfiguration()
+                // Intercepted over the pipe, a body travels as raw CBOR bytes in one message: the limit is the body's.
+                var configuration = ChromiumAdapterConfiguration(transport: options.transport.browserTransport)
                 configuration.maximumCBORBodySize = options.maxMessageSize ?? HeadlessRender.launchedChromiumBodyLimit
-                return try await start(registry: registry, origins: origins, configuration: configuration)
+                var launch = ChromiumLaunchOptions()
+                launch.userDataDirectory = options.profile.map { URL(fileURLWithPath: $0, isDirectory: true) }
+                return try await start(
+                    registry: registry, origins: origins, launchOptions: launch, configuration: configuration)
             }
             let browser = try await ChromiumBrowser.connect(
                 to: url, maximumMessageSize: options.maxMessageSize ?? 16 << 20,
                 timeout: .seconds(min(options.timeout, 20)))
-            return try await start(registry: registry, origins: origins, browser: browser)
+            return try await start(
+                registry: registry, origins: origins, browser: browser,
+                configuration: ChromiumAdapterConfiguration(transport: options.transport.browserTransport))
         }
 
         func newPage() async throws -> ChromiumPage { try await browser.newPage() }

@@ -23,9 +23,12 @@
             } else {
                 var launch = FirefoxLaunchOptions()
                 if let size = options.maxMessageSize { launch.maximumMessageSize = size }
+                launch.profileDirectory = options.profile.map { URL(fileURLWithPath: $0, isDirectory: true) }
                 browser = try await FirefoxBrowser.launch(launch)
             }
-            return try await start(registry: registry, origins: origins, browser: browser)
+            return try await start(
+                registry: registry, origins: origins, browser: browser,
+                configuration: FirefoxAdapterConfiguration(transport: options.transport.browserTransport))
         }
 
         func newPage() async throws -> FirefoxPage { try await browser.newPage() }

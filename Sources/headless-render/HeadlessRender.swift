@@ -149,6 +149,22 @@
             transform: HeadlessRender.byteCount)
         var maxMessageSize: Int?
 
+        @Option(
+            help: """
+                Keep the browser's profile (cookies, caches, storage) in this directory from one run to \
+                the next. Without it every run starts empty and leaves nothing behind: WebKitGTK uses an \
+                ephemeral network session, Chromium and Firefox a temporary profile.
+                """)
+        var profile: String?
+
+        @Option(
+            help: """
+                How Chromium and Firefox reach the directory: auto (the browser's loopback https origin: \
+                bodies stream, cookies and workers behave as from a web server) or interception (each \
+                response in one protocol message, what --connect uses). Default: auto.
+                """)
+        var transport: TransportOption = .auto
+
         @Option(help: "Give up after this many seconds.")
         var timeout: Double = 30
 
@@ -540,6 +556,16 @@
     /// file that is no HAR, a `--record-har` file that cannot be written.
     struct UsageFailure: Error, CustomStringConvertible {
         var description: String
+    }
+
+    /// `--transport`: how Chromium and Firefox reach the directory.
+    enum TransportOption: String, ExpressibleByArgument, CaseIterable {
+        /// The browser's loopback https origin (``BrowserTransport/automatic``).
+        case auto
+        /// The protocol's interception (``BrowserTransport/interception``).
+        case interception
+
+        var browserTransport: BrowserTransport { self == .auto ? .automatic : .interception }
     }
 
     /// How `headless-render` lets the engine cache the files it serves.

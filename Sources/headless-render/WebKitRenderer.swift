@@ -33,8 +33,13 @@
         /// Starts the GLib main thread, renders, stops it: the run's exit code (2 when GLib could
         /// not start).
         static func runOnGLibThread(options: HeadlessRender) -> Int32 {
-            if !options.noMedia, WebKitSchemeAdapter.defaultMediaExtension == nil {
-                return options.fail(Self.missingMediaExtension, status: 2)
+            if !options.noMedia {
+                guard let media = WebKitSchemeAdapter.defaultMediaExtension else {
+                    return options.fail(Self.missingMediaExtension, status: 2)
+                }
+                if let problem = WebKitSchemeAdapter.mediaExtensionProblem(at: media) {
+                    return options.fail(problem, status: 2)
+                }
             }
             let glib: GLibMainThread
             do {
@@ -68,9 +73,20 @@
             let blankURL =
                 target.hasPrefix("\(options.scheme)://")
                 ? WebKitSchemeAdapter.blankURL(scheme: options.scheme) : "about:blank"
+            // `--profile DIR`: one persistent network session for every view; otherwise each view has
+            // an ephemeral one of its own (nothing survives the run, or leaks between its views).
+            let profile: UInt? =
+                if let directory = options.profile {
+                    try await executor.run {
+                        UInt(
+                            bitPattern: UnsafeMutableRawPointer(
+                                webkit_network_session_new("\(directory)/data", "\(directory)/cache")))
+                    }
+                } else { nil }
+            let network: @Sendable () -> OpaquePointer? = { profile.flatMap { OpaquePointer(bitPattern: $0) } }
             let pool = SessionPool(
                 configuration: .init(warmCount: 1, maximumCount: 2, sweepInterval: nil), executor: executor
-            ) { try await WebViewSession.make(executor: executor, blankURL: blankURL) }
+            ) { try await WebViewSession.make(executor: executor, blankURL: blankURL, networkSession: network()) }
             await pool.start()
 
             let console = Locked<[String]>([])
@@ -127,7 +143,7 @@
                 var cold: [Double] = []
                 for _ in 0..<iterations {
                     let begin = ContinuousClock.now
-                    let view = try await WebViewSession.make(executor: executor, warm: false)
+                    let view = try await WebViewSession.make(executor: executor, warm: false, networkSession: network())
                     try await view.load(target)
                     cold.append(RenderReport.milliseconds(ContinuousClock.now - begin))
                     await view.tearDown()

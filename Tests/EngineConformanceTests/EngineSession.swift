@@ -25,6 +25,7 @@
         case firefox
 
         /// The engines of this build.
+        /// Leaves out an engine whose `SCHEMEKIT_SKIP_<ENGINE>` is `1`, as `Scripts/test.sh` does.
         static let built: [BrowserEngine] = {
             var engines: [BrowserEngine] = []
             #if WebKitGTK
@@ -36,7 +37,8 @@
             #if Firefox
                 engines.append(.firefox)
             #endif
-            return engines
+            let environment = ProcessInfo.processInfo.environment
+            return engines.filter { environment["SCHEMEKIT_SKIP_\($0.rawValue.uppercased())"] != "1" }
         }()
 
         /// The browsers of this build (Chromium, Firefox): the engines with a protocol transport.

@@ -204,6 +204,45 @@
             #expect(plain.status == 0, "stderr: \(plain.stderr)")
         }
 
+        /// A build without the trait `WebKitGTK` writes an empty `libSchemeKitWebKitGTKMedia.so`
+        /// (its C source compiles to nothing), and a later `swift run --traits WebKitGTK
+        /// headless-render` leaves it in place. headless-render used to load it silently, and every
+        /// `<video>` on the app's scheme failed with `MEDIA_ERR_SRC_NOT_SUPPORTED`: now it says so in
+        /// one line, naming the command that builds the real one, and exits 2.
+        @Test func aStubMediaExtensionIsNamedAndExits2() async throws {
+            guard Engine.built.contains(.webkit) else { return }
+            let alone = FileManager.default.temporaryDirectory.appendingPathComponent("headless-render-\(UUID())")
+            try FileManager.default.createDirectory(at: alone, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: alone) }
+            let copy = alone.appendingPathComponent("headless-render")
+            try FileManager.default.copyItem(at: Engine.webkit.binary, to: copy)
+            // What the trait-less build compiles: the source with SCHEMEKIT_WEBKITGTK undefined.
+            let stub = alone.appendingPathComponent("libSchemeKitWebKitGTKMedia.so")
+            let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent(
+                    "Sources/SchemeKitWebKitGTKMedia/SchemeKitMediaSource.c")
+            let compiler = try ToolProcess.run(
+                "clang", ["clang", "-shared", "-fPIC", "-o", stub.path, source.path],
+                executable: URL(fileURLWithPath: "/usr/bin/env"))
+            #expect(compiler.status == 0, "clang: \(compiler.stderr)")
+            let site = try Self.site("<!doctype html><title>t</title>")
+            defer { try? FileManager.default.removeItem(at: site) }
+            let refused = try headlessRender(.webkit, [site.path], executable: copy)
+            #expect(refused.status == 2)
+            let lines = refused.stderr.split(separator: "\n").filter { $0.hasPrefix("headless-render:") }
+            #expect(lines.count == 1, "one line: \(refused.stderr)")
+            #expect(
+                refused.stderr.contains("is a stub") && refused.stderr.contains(stub.path)
+                    && refused.stderr.contains("swift build --traits WebKitGTK"), "\(refused.stderr)")
+            // The real extension, built with the trait, is accepted.
+            let real = Engine.webkit.binary.deletingLastPathComponent().appendingPathComponent(
+                "libSchemeKitWebKitGTKMedia.so")
+            try FileManager.default.removeItem(at: stub)
+            try FileManager.default.copyItem(at: real, to: stub)
+            let plain = try headlessRender(.webkit, [site.path], executable: copy)
+            #expect(plain.status == 0, "stderr: \(plain.stderr)")
+        }
+
         @Test(arguments: Engine.built) func theTextReportListsRequestsAndTheConsole(engine: Engine) async throws {
             let site = try Self.site(
                 "<!doctype html><title>t</title><script>console.log('hello', 42); console.warn('careful');</script>")
