@@ -1,5 +1,9 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
+
+/// The browser benchmarks' settings: a warning in their code fails the build (CI builds this
+/// package and allows none in its own code).
+let browserSettings: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 
 // Benchmarks live in their own package so the main package never builds ordo-one/benchmark.
 // Run: cd Benchmarks && swift package --disable-sandbox benchmark
@@ -7,7 +11,9 @@ let package = Package(
     name: "SchemeKitBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(name: "SchemeKit", path: ".."),
+        // The browser benchmarks drive SchemeKitChromium and SchemeKitFirefox: their traits on, and
+        // the default ones (`Server`).
+        .package(name: "SchemeKit", path: "..", traits: [.defaults, "Chromium", "Firefox"]),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // The peer of `gzip-peers`: what schemeserve's gzip went through before it used zlib directly.
@@ -46,6 +52,35 @@ let package = Package(
             path: "Peers/GzipPeers"
         ),
         .systemLibrary(name: "CGzipPeerZlib", path: "Peers/CGzipPeerZlib"),
+        // The browser benchmarks (`Benchmarks/chromium.sh`, `Benchmarks/firefox.sh` run them):
+        // `fetch()` latency, page loads and media through the adapters, next to nginx, schemeserve
+        // and Playwright, through SchemeKit's public API. Outside `Benchmarks/` (the plugin's).
+        .target(
+            name: "BrowserBenchSupport",
+            path: "Browsers/BrowserBenchSupport",
+            swiftSettings: browserSettings
+        ),
+        .executableTarget(
+            name: "chromium-bench",
+            dependencies: [
+                "BrowserBenchSupport",
+                .product(name: "SchemeKit", package: "SchemeKit"),
+                .product(name: "SchemeKitChromium", package: "SchemeKit"),
+            ],
+            path: "Browsers/ChromiumBench",
+            swiftSettings: browserSettings
+        ),
+        .executableTarget(
+            name: "firefox-bench",
+            dependencies: [
+                "BrowserBenchSupport",
+                .product(name: "SchemeKit", package: "SchemeKit"),
+                .product(name: "SchemeKitChromium", package: "SchemeKit"),
+                .product(name: "SchemeKitFirefox", package: "SchemeKit"),
+            ],
+            path: "Browsers/FirefoxBench",
+            swiftSettings: browserSettings
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -6,7 +6,8 @@
 # time of the adapter's process per request; live reload (schemeserve --watch): from a file's save
 # to the reloaded page's navigation start. Same files everywhere, `fetch(…, {cache: 'no-store'})`
 # everywhere, warm browsers (a warm-up round is not recorded), interleaved rounds in random peer
-# order, medians and p90. The figures come from the `ChromiumBenchmark` test (lines starting BENCH).
+# order, medians and p90. The figures come from `chromium-bench` (Benchmarks/Browsers/ChromiumBench,
+# lines starting BENCH), run against the peers this script starts.
 #
 # usage: Benchmarks/chromium.sh [rounds]     (CONFIG=debug for a debug build; needs nginx, chromium)
 set -euo pipefail
@@ -31,9 +32,11 @@ done
 echo '<!doctype html><title>blank</title>' > "$WORK/site/blank.html"
 chmod 644 "$WORK/site/"*
 
-echo "building ($CONFIG, traits Server and Chromium)…" >&2
-(cd "$HERE" && swift build -c "$CONFIG" -Xswiftc -enable-testing --build-tests --traits Server,Chromium >&2)
-BIN="$(cd "$HERE" && swift build -c "$CONFIG" -Xswiftc -enable-testing --traits Server,Chromium --show-bin-path)/schemeserve"
+echo "building ($CONFIG: schemeserve, chromium-bench)…" >&2
+(cd "$HERE" && swift build -c "$CONFIG" --product schemeserve >&2)
+BIN="$(cd "$HERE" && swift build -c "$CONFIG" --show-bin-path)/schemeserve"
+(cd "$HERE/Benchmarks" && swift build -c "$CONFIG" --product chromium-bench >&2)
+BENCH_BIN="$(cd "$HERE/Benchmarks" && swift build -c "$CONFIG" --show-bin-path)/chromium-bench"
 
 "$BIN" serve "$WORK/site" --port 0 --no-access-log > "$WORK/ss.out" 2> "$WORK/ss.err" &
 PIDS+=($!)
@@ -80,8 +83,7 @@ else
   echo "Playwright for Python not found: no Playwright column (pip install playwright==1.65.2)" >&2
 fi
 
-cd "$HERE"
-env "${PLAYWRIGHT_ENV[@]}" SCHEMEKIT_CHROMIUM_BENCH=1 SCHEMEKIT_BENCH_DIR="$WORK/site" SCHEMEKIT_BENCH_ROUNDS="$ROUNDS" \
+env "${PLAYWRIGHT_ENV[@]}" SCHEMEKIT_BENCH_DIR="$WORK/site" SCHEMEKIT_BENCH_ROUNDS="$ROUNDS" \
 SCHEMEKIT_BENCH_SCHEMESERVE="http://127.0.0.1:$SS_PORT" SCHEMEKIT_BENCH_NGINX="http://127.0.0.1:$NGINX_PORT" \
 SCHEMEKIT_BENCH_LIVERELOAD="http://127.0.0.1:$WATCH_PORT" SCHEMEKIT_BENCH_LIVERELOAD_DIR="$WORK/watched" \
-  swift test -c "$CONFIG" -Xswiftc -enable-testing --skip-build --traits Server,Chromium --filter ChromiumBenchmark 2>&1 | grep -E "^BENCH|passed|failed|error"
+  "$BENCH_BIN" 2>&1 | grep -E "^BENCH|error"

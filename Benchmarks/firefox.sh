@@ -7,7 +7,7 @@
 # the adapter and from nginx.
 # Same files everywhere, `fetch(…, {cache: 'no-store'})` everywhere, warm browsers (a warm-up round
 # is not recorded), interleaved rounds in random peer order, medians and p90. The figures come from
-# the `FirefoxBenchmark` test (lines starting BENCH).
+# `firefox-bench` (Benchmarks/Browsers/FirefoxBench, lines starting BENCH).
 #
 # usage: Benchmarks/firefox.sh [rounds]     (CONFIG=debug for a debug build; needs nginx, chromium,
 #                                            firefox-esr, gstreamer1.0-tools)
@@ -37,8 +37,9 @@ gst-launch-1.0 -q videotestsrc num-buffers=300 pattern=ball ! video/x-raw,width=
     ! vp8enc keyframe-max-dist=30 ! webmmux ! filesink location="$WORK/site/clip.webm" >/dev/null
 chmod -R a+rX "$WORK/site"
 
-echo "building ($CONFIG, traits Firefox and Chromium)…" >&2
-(cd "$HERE" && swift build -c "$CONFIG" -Xswiftc -enable-testing --build-tests --traits Firefox,Chromium >&2)
+echo "building ($CONFIG: firefox-bench)…" >&2
+(cd "$HERE/Benchmarks" && swift build -c "$CONFIG" --product firefox-bench >&2)
+BENCH_BIN="$(cd "$HERE/Benchmarks" && swift build -c "$CONFIG" --show-bin-path)/firefox-bench"
 
 NGINX_PORT="$(free_port)"
 cat > "$WORK/nginx/nginx.conf" <<CONF
@@ -62,7 +63,5 @@ nginx -c "$WORK/nginx/nginx.conf" -p "$WORK/nginx" &
 PIDS+=($!)
 sleep 0.5
 
-cd "$HERE"
-SCHEMEKIT_FIREFOX_BENCH=1 SCHEMEKIT_BENCH_DIR="$WORK/site" SCHEMEKIT_BENCH_ROUNDS="$ROUNDS" \
-SCHEMEKIT_BENCH_NGINX="http://127.0.0.1:$NGINX_PORT" \
-  swift test -c "$CONFIG" -Xswiftc -enable-testing --skip-build --traits Firefox,Chromium --filter FirefoxBenchmark 2>&1 | grep -E "^BENCH|passed|failed|error"
+SCHEMEKIT_BENCH_DIR="$WORK/site" SCHEMEKIT_BENCH_ROUNDS="$ROUNDS" SCHEMEKIT_BENCH_NGINX="http://127.0.0.1:$NGINX_PORT" \
+  "$BENCH_BIN" 2>&1 | grep -E "^BENCH|error"

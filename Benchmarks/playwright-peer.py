@@ -2,7 +2,7 @@
 """Playwright's request interception as a benchmark peer: `route.fulfill` serving a directory at a
 virtual https origin, in the system Chromium (the same binary SchemeKit's adapter drives).
 
-The ChromiumBenchmark test starts this process and drives it over stdin/stdout, one JSON line each
+chromium-bench (Benchmarks/Browsers/ChromiumBench) starts this process and drives it over stdin/stdout, one JSON line each
 way: it writes {"evaluate": EXPRESSION} and reads {"value": …} or {"error": "…"}. The first line
 written is {"ready": true}, once the page shows the origin's blank page. EOF on stdin ends it.
 

@@ -81,6 +81,9 @@
             state.withLock { $0.end == nil && !$0.reading && $0.buffered + Self.chunkSize > capacity }
         }
 
+        /// Whether the consumer waits in `next()` for a chunk (an observation for tests).
+        var isConsumerWaiting: Bool { state.withLock { $0.waiter != nil } }
+
         /// Whether the reader is done with the stream: the body ended (or was stopped) and no read
         /// is in flight, so nothing reads the stream again (an observation for tests).
         var isFinished: Bool { state.withLock { $0.end != nil && !$0.reading } }

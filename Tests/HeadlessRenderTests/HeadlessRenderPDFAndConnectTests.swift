@@ -235,16 +235,17 @@
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
-            let started = Date.now
-            while Date.now.timeIntervalSince(started) < 30, try Self.processes(mentioning: temporary.path) < 2 {
-                usleep(100_000)
-            }
-            #expect(try Self.processes(mentioning: temporary.path) >= 2, "the browser started")
+            // headless-render and its browser, both with the run's TMPDIR in their command lines.
+            let started = try await eventually { try Self.processes(mentioning: temporary.path) >= 2 }
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
-            let deadline = Date.now.addingTimeInterval(10)
-            while Date.now < deadline, try Self.processes(mentioning: temporary.path) > 0 { usleep(100_000) }
-            #expect(try Self.processes(mentioning: temporary.path) == 0, "no browser process left")
+            #expect(started, "the browser started")
+            var left = -1
+            let gone = try await eventually {
+                left = try Self.processes(mentioning: temporary.path)
+                return left == 0
+            }
+            #expect(gone, "no browser process left: \(left) running")
         }
 
         /// How many processes have `text` in their command line.

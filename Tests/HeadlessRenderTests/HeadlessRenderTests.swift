@@ -483,13 +483,10 @@
             let leftFiles = try FileManager.default.contentsOfDirectory(atPath: temporary.path)
                 .filter { !$0.hasPrefix("schemekit-webkit-media-") }
             #expect(leftFiles.isEmpty, "left in the temporary directory: \(leftFiles)")
-            var left: [String] = []
-            for _ in 0..<20 {
-                left = Self.processes(withEnvironment: marker)
-                if left.isEmpty { break }
-                try await Task.sleep(for: .milliseconds(100))
-            }
-            #expect(left.isEmpty, "still running 2 s after the exit: \(left)")
+            // The run killed them before it exited: each is gone once its parent reaped it, well
+            // within WebKit's own 10 s watchdog (what a process left behind would live until).
+            let gone = await eventually(timeout: .seconds(5)) { Self.processes(withEnvironment: marker).isEmpty }
+            #expect(gone, "still running 5 s after the exit: \(Self.processes(withEnvironment: marker))")
         }
 
         /// The live processes (pid and name) whose environment holds `entry` (`NAME=value`).
@@ -636,7 +633,7 @@
             server.standardError = FileHandle.nullDevice
             server.standardOutput = FileHandle.nullDevice
             let late = Task {
-                try await Task.sleep(for: .milliseconds(800))
+                try await Task.sleep(for: .milliseconds(800))  // paces the test: the display comes up late
                 try server.run()
             }
             defer {

@@ -35,32 +35,32 @@
                 return
             }
             let body = PatternHandler(size: Self.size)
-            let harness = try await ChromiumHarness.start(
+            try await ChromiumHarness.with(
                 wireFormat: .cbor, configure: { $0.maximumCBORBodySize = Self.size }
             ) { registry in
                 try registry.register(blankPage, for: "app", pathPrefix: "/blank.html")
                 try registry.register(body, for: "app", pathPrefix: "/large")
+            } _: { harness in
+                try await harness.openOrigin()
+                let fulfilledBefore = harness.adapter.statistics.bytesAnswered
+                let probe = MemoryProbe()
+                let digest = try await harness.page.evaluate(
+                    """
+                    fetch('/large', {cache: 'no-store'}).then(r => r.arrayBuffer())
+                      .then(b => crypto.subtle.digest('SHA-256', b))
+                      .then(h => Array.from(new Uint8Array(h)).map(x => x.toString(16).padStart(2, '0')).join(''), e => e.name)
+                    """)
+                let growth = probe.stop()
+                #expect(digest == .string(PatternHandler.digest(size: Self.size)))
+                #expect(harness.adapter.statistics.bytesAnswered - fulfilledBefore == Self.size)
+                #expect(
+                    growth <= Self.bound,
+                    "peak RSS growth \(growth >> 20) MiB for a \(Self.size >> 20) MiB body (bound \(Self.bound >> 20) MiB)"
+                )
+                print(
+                    "Chromium fulfil, \(Self.size >> 20) MiB: peak RSS growth \(growth >> 20) MiB "
+                        + "(\(String(format: "%.2f", Double(growth) / Double(Self.size))) bodies)")
             }
-            defer { Task { await harness.close() } }
-            try await harness.openOrigin()
-            let fulfilledBefore = harness.adapter.statistics.bytesAnswered
-            let probe = MemoryProbe()
-            let digest = try await harness.page.evaluate(
-                """
-                fetch('/large', {cache: 'no-store'}).then(r => r.arrayBuffer())
-                  .then(b => crypto.subtle.digest('SHA-256', b))
-                  .then(h => Array.from(new Uint8Array(h)).map(x => x.toString(16).padStart(2, '0')).join(''), e => e.name)
-                """)
-            let growth = probe.stop()
-            #expect(digest == .string(PatternHandler.digest(size: Self.size)))
-            #expect(harness.adapter.statistics.bytesAnswered - fulfilledBefore == Self.size)
-            #expect(
-                growth <= Self.bound,
-                "peak RSS growth \(growth >> 20) MiB for a \(Self.size >> 20) MiB body (bound \(Self.bound >> 20) MiB)")
-            print(
-                "Chromium fulfil, \(Self.size >> 20) MiB: peak RSS growth \(growth >> 20) MiB "
-                    + "(\(String(format: "%.2f", Double(growth) / Double(Self.size))) bodies)")
-            await harness.close()
         }
     }
 

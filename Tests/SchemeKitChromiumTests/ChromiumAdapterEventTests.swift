@@ -36,7 +36,7 @@
             connection.receive(
                 Self.requestPaused(
                     .object(["requestId": .string("interception-job-7.0"), "request": .object(["url": .int(5)])])))
-            let failed = await ChromiumHarness.eventually(.seconds(3)) {
+            let failed = await eventually {
                 transport.sent("Fetch.failRequest").contains {
                     $0["params"]?["requestId"]?.stringValue == "interception-job-7.0"
                 }
@@ -48,7 +48,7 @@
             #expect(adapter.statistics.inFlight == 0)
             // Without a readable requestId nothing can be failed, but the event is still counted.
             connection.receive(Self.requestPaused(.object(["requestId": .int(3)])))
-            #expect(await ChromiumHarness.eventually(.seconds(3)) { adapter.undecodablePausedEvents == 2 })
+            #expect(await eventually { adapter.undecodablePausedEvents == 2 })
             #expect(transport.sent("Fetch.failRequest").count == 1)
             await adapter.stop()
         }
@@ -69,7 +69,7 @@
             let (adapter, connection, transport) = try await Self.adapter()
             let records = adapter.records(bufferLimit: 2)
             for index in 0..<5 { connection.receive(Self.validRequest("r\(index)")) }
-            #expect(await ChromiumHarness.eventually(.seconds(5)) { adapter.statistics.answered == 5 })
+            #expect(await eventually { adapter.statistics.answered == 5 })
             #expect(transport.sent("Fetch.fulfillRequest").count == 5)
             #expect(adapter.statistics.droppedRecords == 3)
             var urls: [String] = []
@@ -85,13 +85,13 @@
         /// stopped: a reader's `for await` returns instead of waiting for an adapter that is gone.
         @Test func stoppingTheAdapterEndsItsRecordSequences() async throws {
             let hanging = ClosureHandler(name: "hanging") { _, _ in
-                try await Task.sleep(for: .seconds(3600))
+                try await Task.sleep(for: .seconds(3600))  // a handler that hangs until stopped
                 return .handled
             }
             let (adapter, connection, _) = try await Self.adapter(handler: hanging)
             let records = adapter.records()
             connection.receive(Self.validRequest("held"))
-            #expect(await ChromiumHarness.eventually(.seconds(5)) { adapter.statistics.inFlight == 1 })
+            #expect(await eventually { adapter.statistics.inFlight == 1 })
             await adapter.stop()
             let (read, ended) = await readToEnd(records, within: .seconds(30))
             #expect(ended, "the sequence did not end")
@@ -110,7 +110,7 @@
         @Test(arguments: Ending.allCases)
         func aHeldRequestEndsWithItsStopReason(_ ending: Ending) async throws {
             let hanging = ClosureHandler(name: "hanging") { _, _ in
-                try await Task.sleep(for: .seconds(3600))
+                try await Task.sleep(for: .seconds(3600))  // a handler that hangs until stopped
                 return .handled
             }
             let (adapter, connection, transport) = try await Self.adapter(
@@ -126,7 +126,7 @@
                             "headers": .object([:]),
                         ]),
                     ])))
-            #expect(await ChromiumHarness.eventually(.seconds(5)) { adapter.statistics.inFlight == 1 })
+            #expect(await eventually { adapter.statistics.inFlight == 1 })
             switch ending {
             case .pageCancels:
                 connection.receive(
@@ -164,7 +164,7 @@
                 transport.sent("Fetch.failRequest").map { $0["params"]?["errorReason"]?.stringValue }
             }
             if ending == .timeout {
-                #expect(await ChromiumHarness.eventually(.seconds(3)) { told() == ["TimedOut"] }, "\(told())")
+                #expect(await eventually { told() == ["TimedOut"] }, "\(told())")
             } else {
                 #expect(told().isEmpty)
             }
@@ -187,7 +187,7 @@
             )
             #expect(adapter.statistics.failed == 1)
             #expect(adapter.statistics.bodyTooLarge == 0)
-            #expect(await ChromiumHarness.eventually(.seconds(3)) { transport.sent("Fetch.failRequest").count == 1 })
+            #expect(await eventually { transport.sent("Fetch.failRequest").count == 1 })
             await adapter.stop()
         }
 
@@ -206,7 +206,7 @@
             #expect(adapter.statistics.failed == 1)
             #expect(adapter.statistics.bodyTooLarge == 1)
             #expect(adapter.statistics.inFlight == 0)
-            let failRequests = await ChromiumHarness.eventually(.seconds(3)) {
+            let failRequests = await eventually {
                 transport.sent("Fetch.failRequest").contains { $0["params"]?["requestId"]?.stringValue == "refused" }
             }
             #expect(failRequests, "the page's request was left waiting")
@@ -234,7 +234,7 @@
                 failure?.message.contains("ChromiumAdapterConfiguration.maximumCBORBodySize") == true,
                 "\(String(describing: failure))")
             #expect(adapter.statistics.bodyTooLarge == 1)
-            #expect(await ChromiumHarness.eventually(.seconds(3)) { transport.sent("Fetch.failRequest").count == 1 })
+            #expect(await eventually { transport.sent("Fetch.failRequest").count == 1 })
             #expect(transport.sent("Fetch.fulfillRequest").isEmpty)
             await adapter.stop()
         }

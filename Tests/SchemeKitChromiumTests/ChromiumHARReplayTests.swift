@@ -1,5 +1,6 @@
 #if Chromium
     import Foundation
+    import LoopbackTestSupport
     import SchemeKit
     import SchemeKitTesting
     import Testing
@@ -35,23 +36,30 @@
             let replay = CountingHandler(
                 try HARReplayHandler(
                     contentsOf: harFile, configuration: HARReplayHandler.Configuration(whenMissing: .notFound)))
-            let harness = try await ChromiumHarness.start { registry in
+            try await ChromiumHarness.with { registry in
                 try registry.register(replay, for: "app")
+            } _: { harness in
+                let records = harness.adapter.records()
+                try await harness.page.navigate(to: "https://app.localhost/index.html")
+                let report = try await harness.page.evaluate("window.sampleReport")
+                for check in ["css", "module", "font", "json", "video", "missing404"] {
+                    #expect(report[check] == .bool(true), "\(check): \(report)")
+                }
+                #expect(report["image"]?["ok"] == .bool(true), "\(report)")
+                #expect(try await harness.page.evaluate("document.title") == .string("sample:ok"))
+                // The eager `<video>` may still be reading a range when the report is ready: every task
+                // ends (none leaks), not necessarily before the page's scripts do.
+                #expect(await eventually { harness.registry.metrics.live == 0 })
+                // Every file the report waited for came from the HAR, and every call ended in a record;
+                // nothing passed, and only a stopped call (a range the video let go) threw.
+                await harness.adapter.stop()
+                let (read, ended) = await readToEnd(records, within: .seconds(30))
+                #expect(ended)
+                #expect(SampleApp.answeredPaths(read) == SampleApp.reportedPaths, "\(read.map(\.url))")
+                let counts = replay.counts
+                #expect(counts.calls == read.count, "one record per call: \(counts)")
+                #expect(counts.passed == 0 && counts.threw == counts.cancelled, "\(counts)")
             }
-            defer { Task { await harness.close() } }
-            try await harness.page.navigate(to: "https://app.localhost/index.html")
-            let report = try await harness.page.evaluate("window.sampleReport")
-            for check in ["css", "module", "font", "json", "video", "missing404"] {
-                #expect(report[check] == .bool(true), "\(check): \(report)")
-            }
-            #expect(report["image"]?["ok"] == .bool(true), "\(report)")
-            #expect(try await harness.page.evaluate("document.title") == .string("sample:ok"))
-            #expect(replay.handled >= 10)
-            #expect(replay.passed == 0)
-            // The eager `<video>` may still be reading a range when the report is ready: every task
-            // ends (none leaks), not necessarily before the page's scripts do.
-            #expect(await ChromiumHarness.eventually { harness.registry.metrics.live == 0 })
-            await harness.close()
         }
 
         /// The paths of the regular files under `root`, relative, with `/` separators.

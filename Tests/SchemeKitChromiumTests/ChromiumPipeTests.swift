@@ -1,6 +1,7 @@
 #if Chromium
     import CSchemeKitChromiumShims
     import Foundation
+    import LoopbackTestSupport
     import SchemeKit
     import Testing
 
@@ -37,11 +38,10 @@
             }
         }
 
-        /// Bytes waiting on `descriptor` after `wait` (non-blocking reads).
-        static func available(on descriptor: Int32, within wait: Duration) -> Int {
+        /// Bytes waiting to be read on `descriptor` now (non-blocking reads, which take them).
+        static func available(on descriptor: Int32) -> Int {
             let flags = fcntl(descriptor, F_GETFL)
             _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)
-            Thread.sleep(forTimeInterval: Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18)
             var total = 0
             var buffer = [UInt8](repeating: 0, count: 1 << 16)
             while true {
@@ -66,19 +66,29 @@
                 pipe.enqueue([big]) { _ in completions.withLock { $0 += 1 } }
                 for _ in 0..<queued { pipe.enqueue([small]) { _ in completions.withLock { $0 += 1 } } }
             }
-            // The pipe is gone. Take the lowest free numbers, as any new file or socket would.
-            try await Task.sleep(for: .milliseconds(100))
+            // The pipe is gone (released at the end of the scope above). The first write is under
+            // way, blocked: its first bytes wait at the peer, which reads nothing yet.
+            #expect(await eventually { Self.waiting(on: peer) > 0 }, "the first write started")
+            // Take the lowest free numbers, as any new file or socket would.
             let (reused, reusedPeer) = Self.socketPair()
             defer {
                 close(reused)
                 close(reusedPeer)
             }
-            // Let the blocked write finish: read the original peer to its end.
-            let drained = Task.detached { try await Self.onThread { Self.drain(peer) } }
-            let strayBytes = try await Self.onThread { Self.available(on: reusedPeer, within: .milliseconds(500)) }
+            // Let the blocked write finish: read the original peer to its end. Every queued write
+            // has then run (its completion called), so any stray bytes are at the reused peer now.
+            let drained = try await Self.onThread { Self.drain(peer) }
+            #expect(drained == big.count + queued * small.count)
+            #expect(await eventually { completions.withLock { $0 } == queued + 1 })
+            let strayBytes = Self.available(on: reusedPeer)
             #expect(strayBytes == 0, "queued writes went to descriptor \(reused), reused after the pipe (was \(ours))")
-            #expect(try await drained.value == big.count + queued * small.count)
-            #expect(completions.withLock { $0 } == queued + 1)
+        }
+
+        /// Bytes waiting to be read on `descriptor`, left there (`FIONREAD`).
+        static func waiting(on descriptor: Int32) -> Int {
+            var count: Int32 = 0
+            let result = withUnsafeMutablePointer(to: &count) { ioctl(descriptor, UInt(FIONREAD), $0) }
+            return result == 0 ? Int(count) : 0
         }
 
         /// A message from Chromium longer than the limit closes the connection with a typed error:

@@ -1,5 +1,6 @@
 #if Chromium
     import Foundation
+    import LoopbackTestSupport
     import Testing
 
     @testable import SchemeKitChromium
@@ -17,7 +18,9 @@
         /// The caller's thread blocks SIGCHLD (as a runtime or a test harness may); the child must not
         /// inherit it, or Chromium never hears its own helpers exit.
         @Test func theChildStartsWithNoSignalBlocked() async throws {
-            let blocked: UInt64? = try await withCheckedThrowingContinuation { continuation in
+            // Swift Testing's expectations are made on the test's task, with what the thread found.
+            let (blocked, spawned, reaped): (UInt64?, Bool, Bool) = try await withCheckedThrowingContinuation {
+                continuation in
                 Thread {
                     continuation.resume(
                         with: Result {
@@ -29,21 +32,21 @@
                             defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
                             let (process, descriptor) = try ChromiumProcess.spawn(
                                 arguments: ["sleep", "30"], standardErrorPath: nil)
-                            defer {
-                                close(descriptor)
-                                process.signal(SIGKILL)
-                                while !process.reaped() { usleep(1000) }
-                            }
                             // The spawned image is in place once /proc shows it as `sleep`.
-                            for _ in 0..<500 {
+                            let spawned = eventuallyBlocking {
                                 let name = try? String(contentsOfFile: "/proc/\(process.pid)/comm", encoding: .utf8)
-                                if name?.hasPrefix("sleep") == true { break }
-                                usleep(2000)
+                                return name?.hasPrefix("sleep") == true
                             }
-                            return try Self.blockedSignals(of: process.pid)
+                            let blocked = Result { try Self.blockedSignals(of: process.pid) }
+                            close(descriptor)
+                            process.signal(SIGKILL)
+                            let reaped = eventuallyBlocking { process.reaped() }
+                            return (try blocked.get(), spawned, reaped)
                         })
                 }.start()
             }
+            #expect(spawned, "the child runs `sleep`")
+            #expect(reaped, "the killed child was reaped")
             let sigchld = UInt64(1) << (UInt64(SIGCHLD) - 1)
             #expect(blocked != nil)
             #expect((blocked ?? sigchld) & sigchld == 0, "SigBlk of the child: \(String(blocked ?? 0, radix: 16))")

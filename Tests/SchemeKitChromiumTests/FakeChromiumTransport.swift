@@ -29,7 +29,7 @@
         }
 
         /// CBOR whatever the connection's format: the cheapest codec both ways, so the fake costs
-        /// little in the adapter benchmark.
+        /// the tests little.
         func frame(_ message: CDPValue) -> [Data] { CDPCBOR.encodePieces(message) }
 
         func enqueue(_ message: [Data], completion: @escaping @Sendable (EngineError?) -> Void) {

@@ -1,5 +1,6 @@
 #if Firefox
     import Foundation
+    import LoopbackTestSupport
     import SchemeKit
     import SchemeKitBrowserSupport
     import SchemeKitTesting
@@ -12,10 +13,13 @@
     /// And a navigation that fails throws the code it has on every engine.
     @Suite(.serialized, .timeLimit(.minutes(2)))
     struct FirefoxPageEvaluateTests {
-        static func harness() async throws -> FirefoxHarness {
-            try await FirefoxHarness.start { registry in
+        /// Runs `body` with a Firefox whose origin answers every path with a small page; closed after.
+        static func withHarness(_ body: (FirefoxHarness) async throws -> Void) async throws {
+            try await FirefoxHarness.with { registry in
                 try registry.register(
                     StaticHandler("<!doctype html><title>page</title>", mimeType: "text/html"), for: "app")
+            } _: { harness in
+                try await body(harness)
             }
         }
 
@@ -38,60 +42,58 @@
             "new Promise(() => setTimeout(() => location.reload(), 50))",
         ])
         func anExpressionWhosePageNavigatesAwayFails(expression: String) async throws {
-            let harness = try await Self.harness()
-            defer { Task { await harness.close() } }
-            try await harness.openOrigin("/first.html")
-            let result = await Self.evaluate(harness.page, expression)
-            guard case .failure(let error) = result else { Issue.record("a value: \(result)"); return }
-            #expect(!(error is TimedOut), "it waited")
-            let firefox = try #require(error as? EngineError)
-            #expect(firefox.code == .evaluationFailed, "\(firefox)")
-            #expect("\(firefox)".contains("navigated"), "\(firefox)")
-            // The page is still usable.
-            #expect(try await harness.page.evaluate("1 + 1") == .number(2))
-            await harness.close()
+            try await Self.withHarness { harness in
+                try await harness.openOrigin("/first.html")
+                let result = await Self.evaluate(harness.page, expression)
+                guard case .failure(let error) = result else { Issue.record("a value: \(result)"); return }
+                #expect(!(error is TimedOut), "it waited")
+                let firefox = try #require(error as? EngineError)
+                #expect(firefox.code == .evaluationFailed, "\(firefox)")
+                #expect("\(firefox)".contains("navigated"), "\(firefox)")
+                // The page is still usable.
+                #expect(try await harness.page.evaluate("1 + 1") == .number(2))
+            }
         }
 
         /// A navigation Firefox cannot complete (nothing listens on the port) throws
         /// `navigationFailed`, as on Chromium and WebKitGTK, with Firefox's error in `protocolCode`.
         @Test func aNavigationThatFailsThrowsNavigationFailed() async throws {
-            let harness = try await Self.harness()
-            defer { Task { await harness.close() } }
-            let error = await #expect(throws: EngineError.self) {
-                try await harness.page.navigate(to: "http://127.0.0.1:1/", timeout: .seconds(20))
+            try await Self.withHarness { harness in
+                let error = await #expect(throws: EngineError.self) {
+                    try await harness.page.navigate(to: "http://127.0.0.1:1/", timeout: .seconds(20))
+                }
+                #expect(error?.code == .navigationFailed, "\(String(describing: error))")
+                #expect(error?.protocolCode != nil, "\(String(describing: error))")
+                // The page stays usable.
+                try await harness.openOrigin("/first.html")
+                #expect(try await harness.page.evaluate("1 + 1") == .number(2))
             }
-            #expect(error?.code == .navigationFailed, "\(String(describing: error))")
-            #expect(error?.protocolCode != nil, "\(String(describing: error))")
-            // The page stays usable.
-            try await harness.openOrigin("/first.html")
-            #expect(try await harness.page.evaluate("1 + 1") == .number(2))
-            await harness.close()
         }
 
         /// An expression that starts a navigation and returns at once keeps its value.
         @Test func anExpressionThatNavigatesButReturnsAtOnceKeepsItsValue() async throws {
-            let harness = try await Self.harness()
-            defer { Task { await harness.close() } }
-            try await harness.openOrigin("/first.html")
-            #expect(
-                try await harness.page.evaluate("setTimeout(() => location.href = '/next.html', 0); 7") == .number(7))
-            await harness.close()
+            try await Self.withHarness { harness in
+                try await harness.openOrigin("/first.html")
+                #expect(
+                    try await harness.page.evaluate("setTimeout(() => location.href = '/next.html', 0); 7")
+                        == .number(7))
+            }
         }
 
         @Test func anExpressionWhosePageClosesFails() async throws {
-            let harness = try await Self.harness()
-            defer { Task { await harness.close() } }
-            try await harness.openOrigin("/first.html")
-            let page = harness.page
-            async let pending = Self.evaluate(page, "new Promise(() => {})")
-            try await Task.sleep(for: .milliseconds(200))
-            try await page.close()
-            let result = await pending
-            guard case .failure(let error) = result else { Issue.record("a value: \(result)"); return }
-            #expect(!(error is TimedOut), "it waited")
-            #expect((error as? EngineError)?.code == .evaluationFailed, "\(error)")
-            #expect("\(error)".contains("closed"), "\(error)")
-            await harness.close()
+            try await Self.withHarness { harness in
+                try await harness.openOrigin("/first.html")
+                let page = harness.page
+                async let pending = Self.evaluate(page, "new Promise(() => {})")
+                // The evaluation is out, waiting for an answer the closed page will never give.
+                #expect(await eventually { harness.browser.connection.pendingCommands("script.evaluate") == 1 })
+                try await page.close()
+                let result = await pending
+                guard case .failure(let error) = result else { Issue.record("a value: \(result)"); return }
+                #expect(!(error is TimedOut), "it waited")
+                #expect((error as? EngineError)?.code == .evaluationFailed, "\(error)")
+                #expect("\(error)".contains("closed"), "\(error)")
+            }
         }
     }
 #endif

@@ -27,39 +27,38 @@
                 try await writer.respond(.ok, mimeType: "text/plain", body: Data(String(body.count).utf8))
                 return .handled
             }
-            let harness = try await FirefoxHarness.start(configure: {
+            try await FirefoxHarness.with(configure: {
                 $0.transport = .interception
                 $0.maximumRequestBodySize = limit
             }) {
                 registry in
                 try registry.register(blankPage, for: "app", pathPrefix: "/blank.html")
                 try registry.register(echo, for: "app", pathPrefix: "/echo")
+            } _: { harness in
+                try await harness.openOrigin()
+                let records = harness.adapter.records()
+                let outcome = try await harness.page.evaluate(
+                    "fetch('/echo', {method: 'POST', body: new Uint8Array(\(limit + 1))}).then(r => 'status ' + r.status, e => e.name)"
+                )
+                #expect(outcome == .string("TypeError"))
+                var failure: EngineError?
+                for await record in records where record.url.hasSuffix("/echo") {
+                    if record.outcome == .failed { failure = record.error as? EngineError }
+                    break
+                }
+                #expect(failure?.code == .bodyTooLarge)
+                #expect(failure?.message.contains("maximumRequestBodySize") == true, "\(String(describing: failure))")
+                #expect(failure?.message.contains("\(limit)") == true, "\(String(describing: failure))")
+                #expect(harness.adapter.statistics.bodyTooLarge == 1)
+                #expect(received.value == nil, "no handler ran")
+                let exact = try await harness.page.evaluate(
+                    """
+                    (() => { const bytes = new Uint8Array(\(limit)); for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 13) & 255;
+                      return fetch('/echo', {method: 'POST', body: bytes}).then(r => r.text()); })()
+                    """)
+                #expect(exact == .string("\(limit)"))
+                #expect(received.value == Data((0..<limit).map { UInt8(($0 * 13) & 255) }))
             }
-            defer { Task { await harness.close() } }
-            try await harness.openOrigin()
-            let records = harness.adapter.records()
-            let outcome = try await harness.page.evaluate(
-                "fetch('/echo', {method: 'POST', body: new Uint8Array(\(limit + 1))}).then(r => 'status ' + r.status, e => e.name)"
-            )
-            #expect(outcome == .string("TypeError"))
-            var failure: EngineError?
-            for await record in records where record.url.hasSuffix("/echo") {
-                if record.outcome == .failed { failure = record.error as? EngineError }
-                break
-            }
-            #expect(failure?.code == .bodyTooLarge)
-            #expect(failure?.message.contains("maximumRequestBodySize") == true, "\(String(describing: failure))")
-            #expect(failure?.message.contains("\(limit)") == true, "\(String(describing: failure))")
-            #expect(harness.adapter.statistics.bodyTooLarge == 1)
-            #expect(received.value == nil, "no handler ran")
-            let exact = try await harness.page.evaluate(
-                """
-                (() => { const bytes = new Uint8Array(\(limit)); for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 13) & 255;
-                  return fetch('/echo', {method: 'POST', body: bytes}).then(r => r.text()); })()
-                """)
-            #expect(exact == .string("\(limit)"))
-            #expect(received.value == Data((0..<limit).map { UInt8(($0 * 13) & 255) }))
-            await harness.close()
         }
     }
 #endif

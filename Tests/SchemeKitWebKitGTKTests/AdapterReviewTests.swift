@@ -3,6 +3,7 @@
     import CWebKitGTK
     import Dispatch
     import Foundation
+    import LoopbackTestSupport
     import HTTPTypes
     import SchemeKit
     import Synchronization
@@ -35,7 +36,7 @@
                     Unmanaged.passRetained(finalized).toOpaque())
             }
             session = nil
-            let gone = await eventually(10) { finalized.value.load(ordering: .relaxed) }
+            let gone = await eventually { finalized.value.load(ordering: .relaxed) }
             #expect(gone, "the dropped session's view was finalised")
         }
 
@@ -45,7 +46,7 @@
             let harness = try WebKitHarness.get()
             let executor = harness.glib.executor
             let error = await #expect(throws: EngineError.self) {
-                _ = try await withTimeout(20, "a warm load that fails") {
+                _ = try await withTimeLimit(.seconds(20), "a warm load that fails") {
                     // The handler of `app://failing/` throws before a head: the load fails.
                     try await WebViewSession.make(executor: executor, blankURL: "app://failing/index.html")
                 }
@@ -99,19 +100,21 @@
             let harness = try WebKitHarness.get()
             // Not `sessionShowingSampleApp()`: it clears the adapter's log, which suites running in
             // parallel read.
-            let session = try await harness.makeSession()
-            try await withTimeout(20, "loading the sample app") { try await session.load("app://localhost/index.html") }
-            let json = try await withTimeout(20, "a PROPFIND fetch") {
-                try await session.callAsyncFunction(
-                    """
-                    const r = await fetch('/data/app.json', { method: 'PROPFIND', cache: 'no-store' });
-                    return [r.status, r.headers.get('allow') || ''];
-                    """)
+            try await tearingDown(try await harness.makeSession()) { session in
+                try await withTimeLimit(.seconds(20), "loading the sample app") {
+                    try await session.load("app://localhost/index.html")
+                }
+                let json = try await withTimeLimit(.seconds(20), "a PROPFIND fetch") {
+                    try await session.callAsyncFunction(
+                        """
+                        const r = await fetch('/data/app.json', { method: 'PROPFIND', cache: 'no-store' });
+                        return [r.status, r.headers.get('allow') || ''];
+                        """)
+                }
+                let values = json.arrayValue
+                #expect(values?.first?.intValue == 405, "status: \(json)")
+                #expect(values?.last?.stringValue?.contains("GET") == true, "Allow: \(json)")
             }
-            let values = json.arrayValue
-            #expect(values?.first?.intValue == 405, "status: \(json)")
-            #expect(values?.last?.stringValue?.contains("GET") == true, "Allow: \(json)")
-            await session.tearDown()
         }
 
         /// Methods are taken as WebKit gives them; what is not an HTTP token is refused, never made GET.

@@ -60,38 +60,41 @@
             let handler = SlowUploadHandler(bytesPerSecond: Self.readRate)
             let (context, adapter) = try await Self.uploadContext(handler, harness: harness)
             // Made warm: it shows `/page.html` (its blank page) when this returns.
-            let session = try await WebViewSession.make(
-                executor: harness.glib.executor, blankURL: "app://upload/page.html",
-                context: OpaquePointer(bitPattern: context))
-            // The body is made in the page (its web process) before the probe starts.
-            let made = try await session.callAsyncFunction(
-                """
-                const bytes = new Uint8Array(\(Self.size));
-                for (let i = 0; i < 251; i++) bytes[i] = i;
-                for (let filled = 251; filled < bytes.length; filled *= 2) bytes.copyWithin(filled, 0, filled);
-                window.uploadBody = bytes;
-                return bytes.length;
-                """)
-            #expect(made == .number(Double(Self.size)))
-            let probe = MemoryProbe()
-            let result = try await withTimeout(150, "posting the body") {
-                try await session.callAsyncFunction(
-                    "return fetch('/upload', {method: 'POST', body: window.uploadBody}).then(r => r.text(), e => e.name);"
+            try await tearingDown(
+                try await WebViewSession.make(
+                    executor: harness.glib.executor, blankURL: "app://upload/page.html",
+                    context: OpaquePointer(bitPattern: context))
+            ) { session in
+                // The body is made in the page (its web process) before the probe starts.
+                let made = try await session.callAsyncFunction(
+                    """
+                    const bytes = new Uint8Array(\(Self.size));
+                    for (let i = 0; i < 251; i++) bytes[i] = i;
+                    for (let filled = 251; filled < bytes.length; filled *= 2) bytes.copyWithin(filled, 0, filled);
+                    window.uploadBody = bytes;
+                    return bytes.length;
+                    """)
+                #expect(made == .number(Double(Self.size)))
+                let probe = MemoryProbe()
+                let result = try await withTimeLimit(.seconds(150), "posting the body") {
+                    try await session.callAsyncFunction(
+                        "return fetch('/upload', {method: 'POST', body: window.uploadBody}).then(r => r.text(), e => e.name);"
+                    )
+                }
+                let growth = probe.stop()
+                let read = handler.record.withLock { $0 }
+                #expect(result == .string("\(Self.size) 0"), "the page got \(result)")
+                #expect(read.bytes == Self.size, "the handler read \(read.bytes) of \(Self.size) bytes")
+                #expect(read.mismatches == 0, "\(read.mismatches) chunks did not continue the pattern")
+                #expect(read.failure == nil, "\(read.failure ?? "")")
+                #expect(
+                    growth <= Self.bound,
+                    "peak RSS growth \(growth >> 20) MiB for a \(Self.size >> 20) MiB body (bound \(Self.bound >> 20) MiB)"
                 )
+                print(
+                    "WebKitGTK POST body, \(Self.size >> 20) MiB read at 40 MiB/s: peak RSS growth \(growth >> 20) MiB "
+                        + "(\(String(format: "%.2f", Double(growth) / Double(Self.size))) bodies)")
             }
-            let growth = probe.stop()
-            let read = handler.record.withLock { $0 }
-            #expect(result == .string("\(Self.size) 0"), "the page got \(result)")
-            #expect(read.bytes == Self.size, "the handler read \(read.bytes) of \(Self.size) bytes")
-            #expect(read.mismatches == 0, "\(read.mismatches) chunks did not continue the pattern")
-            #expect(read.failure == nil, "\(read.failure ?? "")")
-            #expect(
-                growth <= Self.bound,
-                "peak RSS growth \(growth >> 20) MiB for a \(Self.size >> 20) MiB body (bound \(Self.bound >> 20) MiB)")
-            print(
-                "WebKitGTK POST body, \(Self.size >> 20) MiB read at 40 MiB/s: peak RSS growth \(growth >> 20) MiB "
-                    + "(\(String(format: "%.2f", Double(growth) / Double(Self.size))) bodies)")
-            await session.tearDown()
             withExtendedLifetime(adapter) {}
         }
     }
@@ -137,7 +140,7 @@
                     bytes += chunk.count
                     record.withLock { $0.bytes = bytes }
                     let ahead = .seconds(Double(bytes) / bytesPerSecond) - (ContinuousClock.now - started)
-                    if ahead > .milliseconds(2) { try await Task.sleep(for: ahead) }
+                    if ahead > .milliseconds(2) { try await Task.sleep(for: ahead) }  // the read rate: bytesPerSecond
                 }
             } catch {
                 record.withLock { $0.failure = "\(error)" }

@@ -95,7 +95,7 @@
                     try await writer.write(clip[position..<end])
                     record.withLock { $0.chunks += 1 }
                     position = end
-                    try await Task.sleep(for: .milliseconds(50))
+                    try await Task.sleep(for: .milliseconds(50))  // the rate: 4 KiB every 50 ms
                 }
             } catch {
                 record.withLock { $0.cancelled += 1 }

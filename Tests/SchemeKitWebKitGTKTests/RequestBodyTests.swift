@@ -1,7 +1,9 @@
 // Built only with the package trait `WebKitGTK` (it needs WebKitGTK 6.0's headers and libraries).
 #if WebKitGTK
     import CWebKitGTK
+    import Dispatch
     import Foundation
+    import LoopbackTestSupport
     import SchemeKit
     import Testing
 
@@ -58,11 +60,13 @@
             let reader = try await Self.reader(address, on: executor)
             var iterator = reader.body.makeAsyncIterator()
             var received = try await iterator.next() ?? Data()
-            try await Task.sleep(for: .milliseconds(300))
+            // The reader fills its buffer and pauses: no read in flight, no room for another chunk.
+            #expect(await eventually { reader.isWaitingForRoom }, "the read paused")
             let ahead = try await Self.position(of: address, on: executor)
+            // What the handler took and a full buffer (whole 64 KiB chunks), not a byte more.
             #expect(
-                ahead <= reader.capacity + 2 * RequestBodyReader.chunkSize,
-                "read \(ahead) bytes ahead of a handler that took \(received.count)")
+                ahead == received.count + reader.capacity,
+                "read \(ahead) bytes for a handler that took \(received.count) (capacity \(reader.capacity))")
             while let chunk = try await iterator.next() { received.append(chunk) }
             #expect(received == Self.expected(size), "the body arrived byte for byte")
             _ = try await Self.position(of: address, on: executor, release: true)
@@ -82,7 +86,7 @@
                 do {
                     for try await chunk in reader.body {
                         consumed.withLock { $0 += chunk.count }
-                        try? await Task.sleep(for: .milliseconds(5))
+                        try? await Task.sleep(for: .milliseconds(5))  // a deliberately slow consumer
                     }
                     return "ended"
                 } catch is CancellationError {
@@ -91,37 +95,51 @@
                     return "\(error)"
                 }
             }
-            #expect(await eventually(10) { consumed.withLock { $0 } >= 256 << 10 })
+            #expect(await eventually { consumed.withLock { $0 } >= 256 << 10 })
             reader.stop()
             #expect(await consumer.value == "cancelled")
-            try await Task.sleep(for: .milliseconds(100))
+            // The read in flight at the stop has come back: nothing reads the stream any more.
+            #expect(await eventually { reader.isFinished }, "the reader let go of the stream")
             let afterStop = try await Self.position(of: address, on: executor)
-            try await Task.sleep(for: .milliseconds(400))
             let later = try await Self.position(of: address, on: executor, release: true)
             #expect(afterStop < size, "the read stopped short of the end (\(afterStop) of \(size) bytes)")
             #expect(later == afterStop, "nothing read after the stop (\(afterStop), then \(later))")
         }
 
         /// Cancelling the handler's task while it waits for a chunk stops the reader too.
+        ///
+        /// The wait is made certain: the GLib main context, where the reader's reads complete, is
+        /// held by a job of the test, so a consumer that takes chunks as fast as they come empties
+        /// the buffer and then waits in `next()`. (A cancel between two `next()` calls ends the
+        /// body's sequence as a cancelled `AsyncThrowingStream(unfolding:)` does, without the reader
+        /// hearing of it: the adapter stops the reader when the task ends.)
         @Test func cancellingTheConsumerStopsTheRead() async throws {
             let executor = try WebKitHarness.get().glib.executor
             let size = 8 << 20
             let address = try await Self.memoryStream(size: size, on: executor)
             let reader = try await Self.reader(address, on: executor)
+            let release = DispatchSemaphore(value: 0)
+            await withCheckedContinuation { (held: CheckedContinuation<Void, Never>) in
+                executor.execute {
+                    held.resume()
+                    release.wait()  // holds the main context until the test lets go
+                }
+            }
+            var released = false
+            defer { if !released { release.signal() } }
             let consumer = Task {
                 var count = 0
-                for try await chunk in reader.body {
-                    count += chunk.count
-                    try await Task.sleep(for: .milliseconds(5))
-                }
+                for try await chunk in reader.body { count += chunk.count }
                 return count
             }
-            try await Task.sleep(for: .milliseconds(100))
+            #expect(await eventually { reader.isConsumerWaiting }, "the consumer waits for a chunk")
             consumer.cancel()
             await #expect(throws: CancellationError.self) { _ = try await consumer.value }
-            try await Task.sleep(for: .milliseconds(100))
+            release.signal()
+            released = true
+            // The read queued or in flight at the cancel has come back: nothing reads the stream any more.
+            #expect(await eventually { reader.isFinished }, "the reader let go of the stream")
             let afterStop = try await Self.position(of: address, on: executor)
-            try await Task.sleep(for: .milliseconds(400))
             let later = try await Self.position(of: address, on: executor, release: true)
             #expect(afterStop < size && later == afterStop, "\(afterStop), then \(later) of \(size) bytes")
         }
@@ -159,22 +177,24 @@
         /// byte through the adapter.
         @Test func aPOSTBodyArrivesByteForByte() async throws {
             let harness = try WebKitHarness.get()
-            let session = try await harness.makeSession()
-            try await withTimeout(20, "loading the page") { try await session.load("app://echo/page.html") }
-            let result = try await withTimeout(30, "posting the body") {
-                try await session.callAsyncFunction(
-                    """
-                    const bytes = new Uint8Array((1 << 20) + 12345);
-                    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7 + (i >> 8)) & 255;
-                    const echoed = new Uint8Array(await (await fetch('/echo', {method: 'POST', body: bytes})).arrayBuffer());
-                    if (echoed.length !== bytes.length) return 'length ' + echoed.length;
-                    for (let i = 0; i < bytes.length; i++) if (echoed[i] !== bytes[i]) return 'byte ' + i;
-                    return 'same';
-                    """)
+            try await tearingDown(try await harness.makeSession()) { session in
+                try await withTimeLimit(.seconds(20), "loading the page") {
+                    try await session.load("app://echo/page.html")
+                }
+                let result = try await withTimeLimit(.seconds(30), "posting the body") {
+                    try await session.callAsyncFunction(
+                        """
+                        const bytes = new Uint8Array((1 << 20) + 12345);
+                        for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7 + (i >> 8)) & 255;
+                        const echoed = new Uint8Array(await (await fetch('/echo', {method: 'POST', body: bytes})).arrayBuffer());
+                        if (echoed.length !== bytes.length) return 'length ' + echoed.length;
+                        for (let i = 0; i < bytes.length; i++) if (echoed[i] !== bytes[i]) return 'byte ' + i;
+                        return 'same';
+                        """)
+                }
+                #expect(result == .string("same"))
+                #expect(harness.echo.errors.isEmpty, "\(harness.echo.errors)")
             }
-            #expect(result == .string("same"))
-            #expect(harness.echo.errors.isEmpty, "\(harness.echo.errors)")
-            await session.tearDown()
         }
 
         /// Destroying the view in the middle of a POST stops its task and the read of its body: work
@@ -182,17 +202,20 @@
         /// short of the end, instead of the whole body.
         @Test func aStopMidBodyStopsTheReadThroughTheAdapter() async throws {
             let harness = try WebKitHarness.get()
-            let session = try await harness.makeSession()
-            try await withTimeout(20, "loading the page") { try await session.load("app://echo/page.html") }
-            let size = 16 << 20
-            _ = try await session.evaluate(
-                "fetch('/slowread', {method: 'POST', body: new Uint8Array(\(size))}).catch(() => {}); true")
-            #expect(await eventually(10) { harness.echo.slowRead.withLock { $0.bytes } >= 256 << 10 })
-            await session.tearDown()
-            #expect(await eventually(10) { harness.echo.slowRead.withLock { $0.outcome } != nil })
-            let (bytes, outcome) = harness.echo.slowRead.withLock { $0 }
-            #expect(outcome == "cancelled", "the body's reader was stopped (\(outcome ?? "-"))")
-            #expect(bytes < size, "read \(bytes) of \(size) bytes")
+            try await tearingDown(try await harness.makeSession()) { session in
+                try await withTimeLimit(.seconds(20), "loading the page") {
+                    try await session.load("app://echo/page.html")
+                }
+                let size = 16 << 20
+                _ = try await session.evaluate(
+                    "fetch('/slowread', {method: 'POST', body: new Uint8Array(\(size))}).catch(() => {}); true")
+                #expect(await eventually { harness.echo.slowRead.withLock { $0.bytes } >= 256 << 10 })
+                await session.tearDown()
+                #expect(await eventually { harness.echo.slowRead.withLock { $0.outcome } != nil })
+                let (bytes, outcome) = harness.echo.slowRead.withLock { $0 }
+                #expect(outcome == "cancelled", "the body's reader was stopped (\(outcome ?? "-"))")
+                #expect(bytes < size, "read \(bytes) of \(size) bytes")
+            }
         }
 
         /// A POST body past the adapter's ``WebKitSchemeAdapter/maximumRequestBodySize`` fails its
@@ -200,28 +223,32 @@
         @Test func aPOSTPastTheAdaptersLimitFailsTheTask() async throws {
             let harness = try WebKitHarness.get()
             let context = try await harness.limitedContext()
-            let session = try await WebViewSession.make(
-                executor: harness.glib.executor, blankURL: "app://echo/page.html", context: context)
-            try await withTimeout(20, "loading the page") { try await session.load("app://echo/page.html") }
-            let errorsBefore = harness.echo.errors.count
-            let statisticsBefore = try #require(harness.limitedAdapter).statistics
-            let result = try await withTimeout(30, "posting the body") {
-                try await session.callAsyncFunction(
-                    """
-                    const bytes = new Uint8Array(\(WebKitHarness.limitedBodySize) + 1);
-                    return fetch('/echo', {method: 'POST', body: bytes}).then(r => 'status ' + r.status, e => e.name);
-                    """)
+            try await tearingDown(
+                try await WebViewSession.make(
+                    executor: harness.glib.executor, blankURL: "app://echo/page.html", context: context)
+            ) { session in
+                try await withTimeLimit(.seconds(20), "loading the page") {
+                    try await session.load("app://echo/page.html")
+                }
+                let errorsBefore = harness.echo.errors.count
+                let statisticsBefore = try #require(harness.limitedAdapter).statistics
+                let result = try await withTimeLimit(.seconds(30), "posting the body") {
+                    try await session.callAsyncFunction(
+                        """
+                        const bytes = new Uint8Array(\(WebKitHarness.limitedBodySize) + 1);
+                        return fetch('/echo', {method: 'POST', body: bytes}).then(r => 'status ' + r.status, e => e.name);
+                        """)
+                }
+                #expect(result == .string("TypeError"), "the page saw the request fail")
+                let errors = harness.echo.errors.dropFirst(errorsBefore)
+                #expect(errors.count == 1)
+                #expect(errors.first?.code == .bodyTooLarge, "\(errors)")
+                #expect(errors.first?.description.contains("maximumRequestBodySize") == true)
+                // The adapter counts it as the browsers do: failed, of which bodyTooLarge.
+                let statistics = try #require(harness.limitedAdapter).statistics
+                #expect(statistics.failed == statisticsBefore.failed + 1, "\(statistics)")
+                #expect(statistics.bodyTooLarge == statisticsBefore.bodyTooLarge + 1, "\(statistics)")
             }
-            #expect(result == .string("TypeError"), "the page saw the request fail")
-            let errors = harness.echo.errors.dropFirst(errorsBefore)
-            #expect(errors.count == 1)
-            #expect(errors.first?.code == .bodyTooLarge, "\(errors)")
-            #expect(errors.first?.description.contains("maximumRequestBodySize") == true)
-            // The adapter counts it as the browsers do: failed, of which bodyTooLarge.
-            let statistics = try #require(harness.limitedAdapter).statistics
-            #expect(statistics.failed == statisticsBefore.failed + 1, "\(statistics)")
-            #expect(statistics.bodyTooLarge == statisticsBefore.bodyTooLarge + 1, "\(statistics)")
-            await session.tearDown()
         }
     }
 #endif

@@ -4,6 +4,7 @@
     import Dispatch
     import Foundation
     import HTTPTypes
+    import LoopbackTestSupport
     @testable import SchemeKit
     import SchemeKitTesting
     import SchemeKitWebKitGTK
@@ -110,8 +111,7 @@
             let temporary = FileManager.default.temporaryDirectory
             let names = (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []
             for name in names where name.hasPrefix("schemekit-webkit-") {
-                guard let pid = pid_t(name.dropFirst("schemekit-webkit-".count)), kill(pid, 0) != 0, errno == ESRCH
-                else { continue }
+                guard let pid = pid_t(name.dropFirst("schemekit-webkit-".count)), processIsGone(pid) else { continue }
                 try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
             }
         }
@@ -131,10 +131,15 @@
         /// the log, and tells its own requests apart by path or a query of its own.
         func sessionShowingSampleApp() async throws -> WebViewSession {
             let session = try await makeSession()
-            try await withTimeout(20, "loading the sample app") {
-                try await session.load("app://localhost/index.html")
+            do {
+                try await withTimeLimit(.seconds(20), "loading the sample app") {
+                    try await session.load("app://localhost/index.html")
+                }
+                return session
+            } catch {
+                await session.tearDown()
+                throw error
             }
-            return session
         }
 
         /// Every request the adapter ended since the harness started, in order.
@@ -191,29 +196,20 @@
         }
     }
 
-    /// Bounds `body` in time: throws `EngineError` `timedOut` after `seconds`.
-    func withTimeout<T: Sendable>(
-        _ seconds: Double, _ what: String, _ body: @escaping @Sendable () async throws -> T
+    /// Runs `body` with `session`, then tears the session down (its view is destroyed), also when
+    /// `body` throws: no view of a test outlives it. Tearing down again is a no-op, so `body` may
+    /// tear it down itself.
+    func tearingDown<T: Sendable>(
+        _ session: WebViewSession, _ body: (WebViewSession) async throws -> T
     ) async throws -> T {
-        try await withThrowingTaskGroup(of: T.self) { group in
-            group.addTask { try await body() }
-            group.addTask {
-                try await Task.sleep(for: .seconds(seconds))
-                throw EngineError.timedOut("\(what) took more than \(seconds) s")
-            }
-            defer { group.cancelAll() }
-            return try await group.next()!
+        do {
+            let result = try await body(session)
+            await session.tearDown()
+            return result
+        } catch {
+            await session.tearDown()
+            throw error
         }
-    }
-
-    /// Polls `condition` every 20 ms for at most `seconds`.
-    func eventually(_ seconds: Double = 5, _ condition: () async -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while ContinuousClock.now < deadline {
-            if await condition() { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return await condition()
     }
 
     /// `app://slow/`: `/page.html` fetches `/stream`, which writes a head and a first chunk, then one
@@ -244,7 +240,7 @@
             do {
                 while true {
                     try await writer.write(chunk)
-                    try await Task.sleep(for: .milliseconds(20))
+                    try await Task.sleep(for: .milliseconds(20))  // the rate: a chunk every 20 ms until stopped
                 }
             } catch {
                 record.withLock { $0.cancelled += 1 }
@@ -335,7 +331,7 @@
                     do {
                         for try await chunk in chunks {
                             slowRead.withLock { $0.bytes += chunk.count }
-                            try? await Task.sleep(for: .milliseconds(10))
+                            try? await Task.sleep(for: .milliseconds(10))  // a deliberately slow reader
                         }
                     } catch is CancellationError {
                         outcome = "cancelled"
@@ -344,7 +340,7 @@
                     }
                     slowRead.withLock { $0.outcome = outcome }
                 }
-                while true { try await Task.sleep(for: .seconds(1)) }
+                while true { try await Task.sleep(for: .seconds(1)) }  // hangs until stopped
             }
             let body: Data
             do {

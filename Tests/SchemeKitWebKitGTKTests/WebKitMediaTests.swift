@@ -67,30 +67,35 @@
             let harness = try WebKitHarness.get()
             try harness.installMediaClip()
             #expect(harness.adapter.mediaEnabled, "the media extension was found next to the test binary")
-            let session = try await harness.makeSession()
-            try await withTimeout(20, "loading the media page") { try await session.load("app://media/page.html") }
-            let started = try playback(
-                try await withTimeout(40, "metadata and playback") {
-                    try await session.callAsyncFunction(Self.waitForMetadataAndPlay)
-                })
-            #expect(started.error == nil, "no media error: \(started)")
-            #expect(abs((started.duration ?? 0) - MediaClip.duration) < 0.1, "duration: \(started)")
-            #expect(started.played == true, "played: \(started)")
-            let mark = harness.media.reads.count
-            let seeked = try playback(
-                try await withTimeout(40, "the seek") { try await session.callAsyncFunction(Self.seekToTwo) })
-            #expect(seeked.error == nil, "no media error after the seek: \(seeked)")
-            #expect(abs((seeked.currentTime ?? 0) - 2) <= 0.05, "currentTime: \(seeked)")
-            #expect((seeked.readyState ?? 0) >= 2, "readyState: \(seeked)")
-            #expect(abs((seeked.duration ?? 0) - MediaClip.duration) < 0.1, "duration: \(seeked)")
-            let reads = harness.media.reads
-            let afterSeek = reads.dropFirst(mark).filter { $0.path == "/clip.webm" }
-            #expect(afterSeek.contains { $0.offset > 0 }, "a range read past 0 after the seek: \(reads)")
-            let log = harness.log.filter { $0.url.hasPrefix("app://media/clip.webm") }
-            #expect(log.contains { $0.status == 206 }, "206 answers went through the adapter: \(log)")
-            #expect(log.allSatisfy { $0.handler == "files" }, "LocalFileHandler answered every range")
-            await session.tearDown()
-            #expect(harness.adapter.writesAfterStop == 0)
+            try await tearingDown(try await harness.makeSession()) { session in
+                try await withTimeLimit(.seconds(20), "loading the media page") {
+                    try await session.load("app://media/page.html")
+                }
+                let started = try playback(
+                    try await withTimeLimit(.seconds(40), "metadata and playback") {
+                        try await session.callAsyncFunction(Self.waitForMetadataAndPlay)
+                    })
+                #expect(started.error == nil, "no media error: \(started)")
+                #expect(abs((started.duration ?? 0) - MediaClip.duration) < 0.1, "duration: \(started)")
+                #expect(started.played == true, "played: \(started)")
+                let mark = harness.media.reads.count
+                let seeked = try playback(
+                    try await withTimeLimit(.seconds(40), "the seek") {
+                        try await session.callAsyncFunction(Self.seekToTwo)
+                    })
+                #expect(seeked.error == nil, "no media error after the seek: \(seeked)")
+                #expect(abs((seeked.currentTime ?? 0) - 2) <= 0.05, "currentTime: \(seeked)")
+                #expect((seeked.readyState ?? 0) >= 2, "readyState: \(seeked)")
+                #expect(abs((seeked.duration ?? 0) - MediaClip.duration) < 0.1, "duration: \(seeked)")
+                let reads = harness.media.reads
+                let afterSeek = reads.dropFirst(mark).filter { $0.path == "/clip.webm" }
+                #expect(afterSeek.contains { $0.offset > 0 }, "a range read past 0 after the seek: \(reads)")
+                let log = harness.log.filter { $0.url.hasPrefix("app://media/clip.webm") }
+                #expect(log.contains { $0.status == 206 }, "206 answers went through the adapter: \(log)")
+                #expect(log.allSatisfy { $0.handler == "files" }, "LocalFileHandler answered every range")
+                await session.tearDown()
+                #expect(harness.adapter.writesAfterStop == 0)
+            }
         }
 
         /// The control: the same page in a web context that has the scheme but not the media extension
@@ -99,14 +104,17 @@
             let harness = try WebKitHarness.get()
             try harness.installMediaClip()
             let plain = try await harness.plainContext()
-            let session = try await WebViewSession.make(executor: harness.glib.executor, context: plain)
-            try await withTimeout(20, "loading the media page") { try await session.load("app://media/page.html") }
-            let result = try playback(
-                try await withTimeout(40, "the media error") {
-                    try await session.callAsyncFunction(Self.waitForMetadataAndPlay)
-                })
-            #expect(result.error == 4, "MEDIA_ERR_SRC_NOT_SUPPORTED: \(result)")
-            await session.tearDown()
+            try await tearingDown(try await WebViewSession.make(executor: harness.glib.executor, context: plain)) {
+                session in
+                try await withTimeLimit(.seconds(20), "loading the media page") {
+                    try await session.load("app://media/page.html")
+                }
+                let result = try playback(
+                    try await withTimeLimit(.seconds(40), "the media error") {
+                        try await session.callAsyncFunction(Self.waitForMetadataAndPlay)
+                    })
+                #expect(result.error == 4, "MEDIA_ERR_SRC_NOT_SUPPORTED: \(result)")
+            }
         }
 
         /// A page of another origin (loopback http) can neither play nor fetch the app's media: the
@@ -125,28 +133,28 @@
             let origin = try LoopbackOrigin(serving: site)
             defer { origin.stop() }
             let port = origin.port
-            let session = try await harness.makeSession()
-            try await withTimeout(20, "loading the other origin's page") {
-                try await session.load("http://127.0.0.1:\(port)/index.html")
+            try await tearingDown(try await harness.makeSession()) { session in
+                try await withTimeLimit(.seconds(20), "loading the other origin's page") {
+                    try await session.load("http://127.0.0.1:\(port)/index.html")
+                }
+                let result = try playback(
+                    try await withTimeLimit(.seconds(40), "the media error") {
+                        try await session.callAsyncFunction(Self.waitForMetadataAndPlay)
+                    })
+                #expect(result.error != nil, "the other origin's <video> failed: \(result)")
+                let fetched = try await withTimeLimit(.seconds(20), "a cross-origin fetch") {
+                    try await session.callAsyncFunction(
+                        """
+                        try { const r = await fetch('app://media/clip.webm?other-origin-fetch');
+                              return (await r.arrayBuffer()).byteLength; } catch (e) { return -1; }
+                        """)
+                }
+                #expect(fetched == .number(-1), "the other origin's fetch() failed: \(fetched)")
+                let reads = harness.media.reads.filter { $0.path == "/clip.webm" }
+                #expect(
+                    !harness.log.contains { $0.url.contains("other-origin") },
+                    "no request of the other origin reached the registry: \(reads)")
             }
-            let result = try playback(
-                try await withTimeout(40, "the media error") {
-                    try await session.callAsyncFunction(Self.waitForMetadataAndPlay)
-                })
-            #expect(result.error != nil, "the other origin's <video> failed: \(result)")
-            let fetched = try await withTimeout(20, "a cross-origin fetch") {
-                try await session.callAsyncFunction(
-                    """
-                    try { const r = await fetch('app://media/clip.webm?other-origin-fetch');
-                          return (await r.arrayBuffer()).byteLength; } catch (e) { return -1; }
-                    """)
-            }
-            #expect(fetched == .number(-1), "the other origin's fetch() failed: \(fetched)")
-            let reads = harness.media.reads.filter { $0.path == "/clip.webm" }
-            #expect(
-                !harness.log.contains { $0.url.contains("other-origin") },
-                "no request of the other origin reached the registry: \(reads)")
-            await session.tearDown()
         }
 
         /// Destroying the view mid-playback stops the media task: the handler is cancelled, nothing is
@@ -155,27 +163,28 @@
             let harness = try WebKitHarness.get()
             _ = try MediaClip.data()
             let before = harness.slowMedia.record.withLock { $0 }
-            let session = try await harness.makeSession()
-            try await withTimeout(20, "loading the slow media page") {
-                try await session.load("app://slowmedia/page.html")
+            try await tearingDown(try await harness.makeSession()) { session in
+                try await withTimeLimit(.seconds(20), "loading the slow media page") {
+                    try await session.load("app://slowmedia/page.html")
+                }
+                let streaming = await eventually {
+                    harness.slowMedia.record.withLock { $0.chunks } > before.chunks + 2
+                        && harness.adapter.liveMediaStreamCount > 0
+                }
+                #expect(streaming, "the clip is streaming: \(harness.slowMedia.record.withLock { $0 })")
+                await session.tearDown()
+                let stopped = await eventually {
+                    harness.adapter.liveMediaStreamCount == 0
+                        && harness.slowMedia.record.withLock { $0.cancelled } > before.cancelled
+                }
+                #expect(stopped, "the media task stopped: \(harness.slowMedia.record.withLock { $0 })")
+                #expect(harness.slowMedia.record.withLock { $0.writesAfterCancel } == 0, "no write after the stop")
+                #expect(harness.adapter.writesAfterStop == 0)
+                #expect(
+                    harness.log.contains {
+                        $0.url.hasPrefix("app://slowmedia/clip.webm") && $0.wasStopped
+                    })
             }
-            let streaming = await eventually(20) {
-                harness.slowMedia.record.withLock { $0.chunks } > before.chunks + 2
-                    && harness.adapter.liveMediaStreamCount > 0
-            }
-            #expect(streaming, "the clip is streaming: \(harness.slowMedia.record.withLock { $0 })")
-            await session.tearDown()
-            let stopped = await eventually(10) {
-                harness.adapter.liveMediaStreamCount == 0
-                    && harness.slowMedia.record.withLock { $0.cancelled } > before.cancelled
-            }
-            #expect(stopped, "the media task stopped: \(harness.slowMedia.record.withLock { $0 })")
-            #expect(harness.slowMedia.record.withLock { $0.writesAfterCancel } == 0, "no write after the stop")
-            #expect(harness.adapter.writesAfterStop == 0)
-            #expect(
-                harness.log.contains {
-                    $0.url.hasPrefix("app://slowmedia/clip.webm") && $0.wasStopped
-                })
         }
     }
 #endif

@@ -1,6 +1,7 @@
 // Built only with the package trait `WebKitGTK` (it needs WebKitGTK 6.0's headers and libraries).
 #if WebKitGTK
     import Foundation
+    import LoopbackTestSupport
     import SchemeKit
     import SchemeKitWebKitGTK
     import Testing
@@ -22,7 +23,7 @@
             version: String, askedForScript: Bool
         ) {
             let before = handler.paths.count
-            try await withTimeout(20, "loading \(url)") { try await session.load(url) }
+            try await withTimeLimit(.seconds(20), "loading \(url)") { try await session.load(url) }
             let version = try await session.evaluate("String(window.version)").stringValue ?? ""
             return (version, handler.paths.dropFirst(before).contains("/v.js"))
         }
@@ -30,35 +31,37 @@
         @Test func aCacheableScriptComesFromTheMemoryCacheUntilItIsCleared() async throws {
             let harness = try WebKitHarness.get()
             try Self.writePage(in: harness.cachedDirectory, version: 1)
-            let session = try await harness.makeSession()
-            let first = try await Self.load("app://cached/page.html?1", in: session, handler: harness.cached)
-            #expect(first.version == "1")
-            #expect(first.askedForScript)
+            try await tearingDown(try await harness.makeSession()) { session in
+                let first = try await Self.load("app://cached/page.html?1", in: session, handler: harness.cached)
+                #expect(first.version == "1")
+                #expect(first.askedForScript)
 
-            try Self.writePage(in: harness.cachedDirectory, version: 2)
-            let cached = try await Self.load("app://cached/page.html?2", in: session, handler: harness.cached)
-            #expect(cached.version == "1", "WebKit reused its cached script")
-            #expect(!cached.askedForScript, "the cached script was not asked for")
+                try Self.writePage(in: harness.cachedDirectory, version: 2)
+                let cached = try await Self.load("app://cached/page.html?2", in: session, handler: harness.cached)
+                #expect(cached.version == "1", "WebKit reused its cached script")
+                #expect(!cached.askedForScript, "the cached script was not asked for")
 
-            try await harness.adapter.clearMemoryCache()
-            let cleared = try await Self.load("app://cached/page.html?3", in: session, handler: harness.cached)
-            #expect(cleared.version == "2", "after clearing, the new script runs")
-            #expect(cleared.askedForScript)
-            await session.tearDown()
+                try await harness.adapter.clearMemoryCache()
+                let cleared = try await Self.load("app://cached/page.html?3", in: session, handler: harness.cached)
+                #expect(cleared.version == "2", "after clearing, the new script runs")
+                #expect(cleared.askedForScript)
+            }
         }
 
         @Test func aNoCacheScriptIsAskedForOnEveryLoad() async throws {
             let harness = try WebKitHarness.get()
             try Self.writePage(in: harness.revalidatedDirectory, version: 1)
-            let session = try await harness.makeSession()
-            let first = try await Self.load("app://revalidated/page.html?1", in: session, handler: harness.revalidated)
-            #expect(first.version == "1")
+            try await tearingDown(try await harness.makeSession()) { session in
+                let first = try await Self.load(
+                    "app://revalidated/page.html?1", in: session, handler: harness.revalidated)
+                #expect(first.version == "1")
 
-            try Self.writePage(in: harness.revalidatedDirectory, version: 2)
-            let second = try await Self.load("app://revalidated/page.html?2", in: session, handler: harness.revalidated)
-            #expect(second.version == "2")
-            #expect(second.askedForScript)
-            await session.tearDown()
+                try Self.writePage(in: harness.revalidatedDirectory, version: 2)
+                let second = try await Self.load(
+                    "app://revalidated/page.html?2", in: session, handler: harness.revalidated)
+                #expect(second.version == "2")
+                #expect(second.askedForScript)
+            }
         }
     }
 #endif

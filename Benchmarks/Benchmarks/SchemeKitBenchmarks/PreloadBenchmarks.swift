@@ -35,7 +35,7 @@ private func measureFirstByte(_ benchmark: Benchmark, preloadAhead: Duration?) a
     let upstream = NetworkUpstream(
         rewriter: NetworkRewriter(defaultRule: NetworkRewriteRule(scheme: "http", host: "127.0.0.1", port: port))
     )
-    let preloader = Preloader(upstream: upstream)
+    let preloader = Preloader(allowedHosts: [], upstream: upstream)
     let registry = SchemeRegistry()
     try? registry.register(PreloadHandler(preloader: preloader), for: "app")
     for _ in benchmark.scaledIterations {

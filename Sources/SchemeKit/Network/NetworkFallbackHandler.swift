@@ -2,19 +2,31 @@ public import Foundation
 public import HTTPTypes
 import Synchronization
 
-/// Fetches what is not local from the network: `app://host/path` → `https://host/path`,
-/// streaming the upstream status, safe headers and body to the task as they arrive.
+/// Fetches what is not local from the network: `app://host/path` → `https://host/path` for the
+/// hosts the app allows, or every request from one origin; streaming the upstream status, safe
+/// headers and body to the task as they arrive.
 ///
 /// Put it last in a chain, behind local files and caches:
 ///
 /// ```swift
-/// var rewriter = NetworkRewriter()
-/// rewriter.setRule(NetworkRewriteRule(connectAddress: "203.0.113.9"), host: "api.example.com")
-/// let network = NetworkFallbackHandler(upstream: NetworkUpstream(rewriter: rewriter))
+/// // app://api.example.com/v1 → https://api.example.com/v1; any other host: 403, never fetched.
+/// let network = NetworkFallbackHandler(allowedHosts: ["api.example.com", "*.cdn.example"])
 /// try registry.register(SchemeHandlerChain(files, images, network), for: "app")
+/// // Or every request from one origin (what `--fallback` means):
+/// let dev = NetworkFallbackHandler(origin: URL(string: "http://127.0.0.1:8081")!)
 /// ```
 ///
 /// ## Behaviour
+/// - **Hosts.** A page — or markup injected into it — names the host of `app://HOST/…`, so a
+///   handler that fetched any host would let it reach `app://10.0.0.5/admin` or the cloud
+///   metadata service at `169.254.169.254`, natively, past the browser's CORS and Local Network
+///   Access checks. A host that comes from the request must be in ``allowedHosts``; a name must
+///   resolve to public addresses only, or to addresses listed themselves (see
+///   ``NetworkAllowedHosts``). A refused request is answered `403` with a body that names the rule
+///   and a ``SchemeResponse/refusalReason`` (``NetworkFallbackError``), counted in
+///   ``NetworkFallbackMetrics/refusedHosts``, and never fetched. A destination the app named — the
+///   origin of ``init(origin:client:forwarding:configuration:)``, a rewrite rule's `host` or
+///   `connectAddress`, a rule set for the host — is reached as given.
 /// - **Headers.** ``NetworkUpstream/forwarding`` decides, the same on every engine. By default
 ///   the page's `Cookie`, `Authorization`, `Forwarded`, `X-Forwarded-*` and `X-Real-IP` are not
 ///   sent to the origin, and the origin's `Set-Cookie` and `Access-Control-*` fields do not reach
@@ -69,14 +81,28 @@ public struct NetworkFallbackHandler: SchemeHandler {
     package let upstream: NetworkUpstream
     /// The options.
     package let configuration: Configuration
+    /// The hosts a request may name (``NetworkAllowedHosts``).
+    public var allowedHosts: NetworkAllowedHosts { gate.allowedHosts }
+    /// Where ``allowedHosts`` is enforced.
+    let gate: NetworkHostGate
     let counters = NetworkCounters()
 
-    /// Creates a handler.
+    /// Creates a handler that fetches `scheme://host/path` from the network for the hosts
+    /// `allowedHosts` allows, rewritten by `upstream`'s rules (`https://host/path` by default).
+    ///
+    /// There is no default: a fallback that fetched any host a page names would reach the app's
+    /// private networks. `["*"]` allows any name that resolves to public addresses only.
     ///
     /// - Parameters:
+    ///   - allowedHosts: The hosts a request may name, such as `["api.example.com",
+    ///     "*.cdn.example"]`; IP literals and private addresses only when listed themselves.
     ///   - upstream: The client, rewriting and timeouts. Default: URLSession, https, 10 s / 60 s.
     ///   - configuration: Write-through, methods, failure observer. Default: none, GET/HEAD, none.
-    public init(upstream: NetworkUpstream = NetworkUpstream(), configuration: Configuration = Configuration()) {
+    public init(
+        allowedHosts: NetworkAllowedHosts, upstream: NetworkUpstream = NetworkUpstream(),
+        configuration: Configuration = Configuration()
+    ) {
+        self.gate = NetworkHostGate(allowedHosts: allowedHosts, resolver: upstream.resolver)
         self.upstream = upstream
         self.configuration = configuration
     }
@@ -84,6 +110,9 @@ public struct NetworkFallbackHandler: SchemeHandler {
     /// Creates a handler that sends every request to one origin: `app://host/path?query` is fetched
     /// from `origin`'s scheme, host and port with the same path and query (the origin's own path
     /// is not used) — what a dev server's or a renderer's `--fallback https://origin.example` means.
+    ///
+    /// The origin is reached as given, loopback and private addresses included: the app named it.
+    /// ``allowedHosts`` is exactly its host, for `http` and `https` URLs (fetched as they are).
     ///
     /// - Parameters:
     ///   - origin: The origin, e.g. `https://origin.example` or `http://127.0.0.1:8081`. Its
@@ -102,7 +131,9 @@ public struct NetworkFallbackHandler: SchemeHandler {
             scheme: origin.scheme ?? "https", host: origin.host(percentEncoded: false), port: origin.port)
         let upstream = NetworkUpstream(
             client: client, rewriter: NetworkRewriter(defaultRule: rule), forwarding: forwarding)
-        self.init(upstream: upstream, configuration: configuration)
+        self.init(
+            allowedHosts: NetworkAllowedHosts(validOf: origin.host(percentEncoded: true).map { [$0] } ?? []),
+            upstream: upstream, configuration: configuration)
     }
 
     /// "network".
@@ -114,20 +145,39 @@ public struct NetworkFallbackHandler: SchemeHandler {
     /// What this handler forwarded and how it ended.
     public var metrics: NetworkFallbackMetrics { counters.snapshot }
 
-    /// Fetches the request's network equivalent and streams it to `writer`.
+    /// Fetches the request's network equivalent and streams it to `writer`; answers 403 for a host
+    /// that is not allowed.
     ///
     /// Passes (writes nothing) only when the URL has no host to fetch from.
     public func handle(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome
     {
-        let body = request.body.isEmpty ? nil : try await request.body.collect()
         guard
-            let (clientRequest, target) = upstream.clientRequest(
+            let (unchecked, target) = upstream.clientRequest(
                 url: request.url,
                 method: request.method,
                 headerFields: request.headerFields,
-                body: body
+                body: nil
             )
         else { return .passed }
+        var clientRequest: SchemeHTTPClientRequest
+        switch await gate.admit(unchecked, to: target) {
+        case .admitted(let admitted):
+            clientRequest = admitted
+        case .refused(let reason):
+            counters.refusedHosts.add(1, ordering: .relaxed)
+            let refusal = Self.refusal(reason, for: request)
+            try await writer.respond(refusal.head, body: refusal.body)
+            return .handled
+        case .unresolved(let error):
+            try Task.checkCancellation()
+            configuration.onUpstreamFailure?(target.logicalURL, error)
+            let (head, message) = NetworkUpstream.gatewayResponse(for: error)
+            counters.countGateway(head.status)
+            try await writer.respond(head, body: request.method == .head ? Data() : message)
+            return .handled
+        }
+        // The page's content is read only for a request that goes out.
+        if !request.body.isEmpty { clientRequest.body = try await request.body.collect() }
 
         let response: SchemeHTTPClientResponse
         do {
@@ -175,5 +225,13 @@ public struct NetworkFallbackHandler: SchemeHandler {
         if let file, file.commit() { counters.storedWriteThrough.add(1, ordering: .relaxed) }
         try await writer.finish()
         return .handled
+    }
+
+    /// The 403 for a host that is not allowed: `Forbidden: <reason>`, with the reason as the head's
+    /// ``SchemeResponse/refusalReason`` (no body for HEAD).
+    static func refusal(_ reason: NetworkFallbackError, for request: SchemeRequest) -> SchemeCollectedResponse {
+        var (head, body) = SchemeResponse.plainText(.forbidden, "Forbidden: \(reason)\n")
+        head.refusalReason = reason
+        return SchemeCollectedResponse(head: head, body: request.method == .head ? Data() : body)
     }
 }

@@ -14,6 +14,9 @@ public struct NetworkFallbackMetrics: Sendable, Hashable {
     public var cutMidBody: Int
     /// Responses stored by the write-through.
     public var storedWriteThrough: Int
+    /// Requests answered 403 because their host is not allowed (``NetworkAllowedHosts``): never
+    /// fetched.
+    public var refusedHosts: Int
 }
 
 /// The atomic storage behind ``NetworkFallbackMetrics``.
@@ -23,6 +26,7 @@ final class NetworkCounters: Sendable {
     let gatewayTimeout = Atomic<Int>(0)
     let cutMidBody = Atomic<Int>(0)
     let storedWriteThrough = Atomic<Int>(0)
+    let refusedHosts = Atomic<Int>(0)
 
     var snapshot: NetworkFallbackMetrics {
         NetworkFallbackMetrics(
@@ -30,7 +34,8 @@ final class NetworkCounters: Sendable {
             badGateway: badGateway.load(ordering: .relaxed),
             gatewayTimeout: gatewayTimeout.load(ordering: .relaxed),
             cutMidBody: cutMidBody.load(ordering: .relaxed),
-            storedWriteThrough: storedWriteThrough.load(ordering: .relaxed)
+            storedWriteThrough: storedWriteThrough.load(ordering: .relaxed),
+            refusedHosts: refusedHosts.load(ordering: .relaxed)
         )
     }
 

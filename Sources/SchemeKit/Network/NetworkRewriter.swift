@@ -51,6 +51,11 @@ public struct NetworkRewriter: Sendable {
         /// The URL as the origin knows it (scheme, real host, port, path, query): the identity used
         /// for coalescing and caching, independent of the IP the connection goes to.
         package var logicalURL: URL
+        /// Whether the host is the request's own, kept by a rule that names no destination (the
+        /// default rule, a rule for the scheme without a host or address, an `http`/`https` URL
+        /// fetched as it is): then ``NetworkAllowedHosts`` decides. `false` when the app named the
+        /// destination: a rule set for this host, or one with a `host` or a `connectAddress`.
+        package var hostFromRequest: Bool
     }
 
     /// Rewrites `url`.
@@ -63,15 +68,21 @@ public struct NetworkRewriter: Sendable {
         else { return nil }
 
         let rule: NetworkRewriteRule
-        if let found = rules[Key(scheme: sourceScheme, host: sourceHost)] ?? rules[Key(scheme: nil, host: sourceHost)]
-            ?? rules[Key(scheme: sourceScheme, host: nil)]
-        {
+        let namedByRule: Bool
+        if let found = rules[Key(scheme: sourceScheme, host: sourceHost)] ?? rules[Key(scheme: nil, host: sourceHost)] {
             rule = found
+            namedByRule = true
+        } else if let found = rules[Key(scheme: sourceScheme, host: nil)] {
+            rule = found
+            namedByRule = false
         } else if sourceScheme == "http" || sourceScheme == "https" {
             rule = NetworkRewriteRule(scheme: sourceScheme, port: components.port)
+            namedByRule = false
         } else {
             rule = defaultRule
+            namedByRule = false
         }
+        let hostFromRequest = !namedByRule && rule.host == nil && rule.connectAddress == nil
 
         let host = rule.host ?? sourceHost
         let port = rule.port.flatMap { $0 == Self.defaultPort(rule.scheme) ? nil : $0 }
@@ -84,13 +95,14 @@ public struct NetworkRewriter: Sendable {
         guard let logicalURL = logical.url else { return nil }
 
         guard let address = rule.connectAddress else {
-            return Target(url: logicalURL, hostHeader: nil, logicalURL: logicalURL)
+            return Target(url: logicalURL, hostHeader: nil, logicalURL: logicalURL, hostFromRequest: hostFromRequest)
         }
         var direct = logical
         direct.percentEncodedHost = address.contains(":") && !address.hasPrefix("[") ? "[\(address)]" : address
         guard let directURL = direct.url else { return nil }
         let hostHeader = port.map { "\(host):\($0)" } ?? host
-        return Target(url: directURL, hostHeader: hostHeader, logicalURL: logicalURL)
+        return Target(
+            url: directURL, hostHeader: hostHeader, logicalURL: logicalURL, hostFromRequest: hostFromRequest)
     }
 
     static func defaultPort(_ scheme: String) -> Int? {

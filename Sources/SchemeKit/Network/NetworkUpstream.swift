@@ -17,6 +17,9 @@ public struct NetworkUpstream: Sendable {
     public var connectTimeout: Duration
     /// The longest the whole upstream exchange may take, body included. Default: 60 s.
     public var timeout: Duration
+    /// How host names are looked up before ``NetworkAllowedHosts`` checks their addresses.
+    /// Default: `getaddrinfo`; tests give names addresses of their own.
+    package var resolver: NetworkResolver = .system
 
     /// Creates an upstream.
     ///

@@ -5,7 +5,7 @@
 /// network fetch that later identical requests can join.
 ///
 /// ```swift
-/// let preloader = Preloader()
+/// let preloader = Preloader(allowedHosts: ["m.example.com"])
 /// try registry.register(SchemeHandlerChain(files, PreloadHandler(preloader: preloader)), for: "app")
 /// preloader.preload(URL(string: "app://m.example.com/")!)
 /// ```

@@ -14,4 +14,7 @@ public struct PreloadMetrics: Sendable, Hashable {
     public var evicted: Int
     /// Upstream fetches cancelled because no task and no preload held them any more.
     public var cancelled: Int
+    /// Engine requests answered 403 because their host is not allowed (``NetworkAllowedHosts``):
+    /// never fetched.
+    public var refusedHosts: Int = 0
 }

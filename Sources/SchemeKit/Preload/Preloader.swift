@@ -6,7 +6,7 @@ import Synchronization
 /// VasSonic's preloading, on any engine.
 ///
 /// ```swift
-/// let preloader = Preloader(upstream: NetworkUpstream())
+/// let preloader = Preloader(allowedHosts: ["m.example.com"])
 /// preloader.preload(URL(string: "app://m.example.com/index.html")!)   // while the web view is created
 /// try registry.register(PreloadHandler(preloader: preloader), for: "app")
 /// // The engine's request for app://m.example.com/index.html attaches to the running fetch.
@@ -44,6 +44,9 @@ import Synchronization
 ///   waiting for a slow reader included: an unclaimed preload larger than
 ///   ``Configuration/fetchBufferLimit`` that nobody claims within it fails (its task then gets
 ///   what was buffered, then a failure).
+/// - **Hosts.** As ``NetworkFallbackHandler``: an engine request whose host is not in
+///   ``allowedHosts`` (or that resolves to a private address not listed) is answered 403 and
+///   never fetched, joined preload or not. ``preload(_:headerFields:)`` fetches what the app names.
 /// - **Failures.** As ``NetworkFallbackHandler``: 502/504 before the head, a failed task after.
 /// - **Timings.** Each engine request's ``PreloadTiming`` goes to ``Configuration/onTiming`` and
 ///   to ``recentTimings``.
@@ -113,10 +116,13 @@ public final class Preloader: Sendable {
     /// Creates a preloader.
     ///
     /// - Parameters:
+    ///   - allowedHosts: The hosts an engine request may name, as for ``NetworkFallbackHandler``
+    ///     (no default).
     ///   - upstream: The client, rewriting and timeouts. Default: URLSession, https.
     ///   - configuration: Expiry, memory bound, timings. Default: 3 min, 32 MiB, 64.
     ///   - now: The clock expiry is measured on; inject one in tests. Default: the continuous clock.
     public init(
+        allowedHosts: NetworkAllowedHosts,
         upstream: NetworkUpstream = NetworkUpstream(),
         configuration: Configuration = Configuration(),
         now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
@@ -124,8 +130,11 @@ public final class Preloader: Sendable {
         self.upstream = upstream
         self.configuration = configuration
         self.now = now
-        self.direct = NetworkFallbackHandler(upstream: upstream)
+        self.direct = NetworkFallbackHandler(allowedHosts: allowedHosts, upstream: upstream)
     }
+
+    /// The hosts an engine request may name (``NetworkAllowedHosts``).
+    public var allowedHosts: NetworkAllowedHosts { direct.allowedHosts }
 
     // MARK: Preloading
 
@@ -205,19 +214,34 @@ public final class Preloader: Sendable {
 
     /// Answers an engine request from a running or new shared fetch; used by ``PreloadHandler``.
     func serve(_ request: SchemeRequest, writer: some SchemeResponseWriter) async throws -> SchemeHandlerOutcome {
-        guard request.method == .get, request.body.isEmpty, request.headerFields[.range] == nil,
-            request.headerFields[.authorization] == nil
-        else {
-            return try await serveDirect(request, writer: writer)
-        }
         guard
-            let (clientRequest, target) = upstream.clientRequest(
+            let (unchecked, target) = upstream.clientRequest(
                 url: request.url,
-                method: .get,
+                method: request.method,
                 headerFields: request.headerFields,
                 body: nil
             )
         else { return .passed }
+        let clientRequest: SchemeHTTPClientRequest
+        switch await direct.gate.admit(unchecked, to: target) {
+        case .admitted(let admitted):
+            clientRequest = admitted
+        case .refused(let reason):
+            state.withLock { $0.metrics.refusedHosts += 1 }
+            let refusal = NetworkFallbackHandler.refusal(reason, for: request)
+            try await writer.respond(refusal.head, body: refusal.body)
+            return .handled
+        case .unresolved(let error):
+            let (head, body) = NetworkUpstream.gatewayResponse(for: error)
+            try await writer.respond(head, body: request.method == .head ? Data() : body)
+            return .handled
+        }
+        guard request.method == .get, request.body.isEmpty, request.headerFields[.range] == nil,
+            request.headerFields[.authorization] == nil
+        else {
+            // The direct handler checks the host again, from the answer kept just now.
+            return try await serveDirect(request, writer: writer)
+        }
         let asked = ContinuousClock.now
         let key = PreloadKey(method: .get, logicalURL: target.logicalURL)
         let (fetch, id, source, isNew) = state.withLock { state -> (PreloadFetch, Int, PreloadTiming.Source, Bool) in

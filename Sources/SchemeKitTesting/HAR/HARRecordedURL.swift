@@ -11,7 +11,8 @@ public import SchemeKit
 ///
 /// ```swift
 /// let options = HARRecordingOptions(url: .origin(URL(string: "https://app.localhost")!))
-/// let recorder = HARRecorder(NetworkFallbackHandler(), to: harFile, options: options)
+/// let network = NetworkFallbackHandler(origin: URL(string: "https://www.example.com")!)
+/// let recorder = HARRecorder(network, to: harFile, options: options)
 /// // app://localhost/a.js?v=1 is recorded as https://app.localhost/a.js?v=1
 /// ```
 public struct HARRecordedURL: Sendable {

@@ -6,7 +6,8 @@ public import SchemeKit
 /// traffic, to replay offline with ``HARReplayHandler``.
 ///
 /// ```swift
-/// let recorder = HARRecorder(NetworkFallbackHandler(), to: URL(fileURLWithPath: "Fixtures/api.har"))
+/// let recorder = HARRecorder(
+///     NetworkFallbackHandler(allowedHosts: ["api.example.com"]), to: URL(fileURLWithPath: "Fixtures/api.har"))
 /// try registry.register(recorder, for: "app")
 /// // … run the app or the tests once against the real network, then replay the file.
 /// ```

@@ -115,7 +115,11 @@
                     let origin = options.origin
                     let rule = NetworkRewriteRule(
                         scheme: origin.scheme ?? "https", host: origin.host(percentEncoded: false), port: origin.port)
+                    // The origin is named by the rule, so every app:// request goes there as
+                    // given; http(s) URLs (fetched as they are) only to the origin's own host.
+                    let originHost = origin.host(percentEncoded: true).map { [$0] } ?? []
                     return NetworkFallbackHandler(
+                        allowedHosts: NetworkAllowedHosts(validOf: originHost),
                         upstream: NetworkUpstream(
                             client: AsyncHTTPSchemeClient(maximumConnectionsPerHost: Self.originConnections),
                             rewriter: NetworkRewriter(defaultRule: rule), forwarding: options.forwarding,

@@ -47,6 +47,7 @@ struct BoundedMemoryTests {
     func networkFallback(_ client: NetworkTestClient, originRanges: Bool) async throws -> NetworkRun {
         let origin = try OriginServer.shared()
         let handler = NetworkFallbackHandler(
+            allowedHosts: [],
             upstream: origin.upstream(timeout: TestTiming.scaled(.seconds(120)), client: client.make()))
         let registry = SchemeRegistry()
         try registry.register(handler, for: "app")
@@ -134,7 +135,8 @@ struct BoundedMemoryTests {
     func aClaimedOneGibibytePreloadStaysWithinTheBound() async throws {
         guard try await IsolatedProcess.isInside(test: "aClaimedOneGibibytePreloadStaysWithinTheBound") else { return }
         let origin = try OriginServer.shared()
-        let preloader = Preloader(upstream: origin.upstream(timeout: TestTiming.scaled(.seconds(120))))
+        let preloader = Preloader(
+            allowedHosts: [], upstream: origin.upstream(timeout: TestTiming.scaled(.seconds(120))))
         let registry = SchemeRegistry()
         try registry.register(PreloadHandler(preloader: preloader), for: "app")
         let path = originPath("gib-preload")

@@ -26,7 +26,8 @@ struct NetworkFallbackHandlerTests {
             scheme: "app",
             host: "origin.test"
         )
-        let handler = NetworkFallbackHandler(upstream: NetworkUpstream(client: client.make(), rewriter: rewriter))
+        let handler = NetworkFallbackHandler(
+            allowedHosts: [], upstream: NetworkUpstream(client: client.make(), rewriter: rewriter))
         let path = "/" + OriginServer.unique("ip-direct")
         let sink = try await run(handler, "app://origin.test\(path)?body=hi")
         #expect(sink.response?.status == .ok)
@@ -76,7 +77,7 @@ struct NetworkFallbackHandlerTests {
     @Test(arguments: NetworkTestClient.allCases)
     func aRedirectToTheOriginItselfStaysOnThePagesOrigin(client: NetworkTestClient) async throws {
         let origin = try OriginServer.shared()
-        let handler = NetworkFallbackHandler(upstream: origin.upstream(client: client.make()))
+        let handler = NetworkFallbackHandler(allowedHosts: [], upstream: origin.upstream(client: client.make()))
         for (location, expected) in Self.redirects(port: origin.port) {
             let path = "/" + OriginServer.unique("redirect")
             let sink = try await run(handler, "app://x\(path)?\(Self.redirectQuery(location))")
@@ -88,7 +89,7 @@ struct NetworkFallbackHandlerTests {
     @Test(arguments: NetworkTestClient.allCases)
     func streamsTheFirstChunkBeforeTheOriginFinished(client: NetworkTestClient) async throws {
         let origin = try OriginServer.shared()
-        let handler = NetworkFallbackHandler(upstream: origin.upstream(client: client.make()))
+        let handler = NetworkFallbackHandler(allowedHosts: [], upstream: origin.upstream(client: client.make()))
         let registry = SchemeRegistry()
         try registry.register(handler, for: "app")
         let sink = RecordingSink()
@@ -113,7 +114,7 @@ struct NetworkFallbackHandlerTests {
     @Test(arguments: NetworkTestClient.allCases)
     func hopByHopHeadersAreNotForwarded(client: NetworkTestClient) async throws {
         let origin = try OriginServer.shared()
-        let handler = NetworkFallbackHandler(upstream: origin.upstream(client: client.make()))
+        let handler = NetworkFallbackHandler(allowedHosts: [], upstream: origin.upstream(client: client.make()))
         var headers = HTTPFields()
         headers[.connection] = "X-Secret"
         headers[HTTPField.Name("X-Secret")!] = "1"
@@ -142,7 +143,7 @@ struct NetworkFallbackHandlerTests {
     @Test(arguments: NetworkTestClient.allCases, [404, 500])
     func upstreamStatusesPassThrough(client: NetworkTestClient, code: Int) async throws {
         let origin = try OriginServer.shared()
-        let handler = NetworkFallbackHandler(upstream: origin.upstream(client: client.make()))
+        let handler = NetworkFallbackHandler(allowedHosts: [], upstream: origin.upstream(client: client.make()))
         let sink = try await run(handler, "app://x/status-\(code)?status=\(code)&body=upstream-says-\(code)")
         #expect(sink.response?.status.code == code)
         #expect(sink.bodyString == "upstream-says-\(code)")
@@ -155,7 +156,7 @@ struct NetworkFallbackHandlerTests {
             client: client.make(),
             rewriter: NetworkRewriter(defaultRule: NetworkRewriteRule(scheme: "http", host: "127.0.0.1", port: 1))
         )
-        let handler = NetworkFallbackHandler(upstream: upstream)
+        let handler = NetworkFallbackHandler(allowedHosts: [], upstream: upstream)
         let sink = try await run(handler, "app://x/down")
         #expect(sink.response?.status == .badGateway)
         #expect(sink.bodyString.hasPrefix("Bad Gateway"))
@@ -168,7 +169,7 @@ struct NetworkFallbackHandlerTests {
         let origin = try OriginServer.shared()
         let failures = Counter()
         let handler = NetworkFallbackHandler(
-            upstream: origin.upstream(connectTimeout: .milliseconds(300), client: client.make()),
+            allowedHosts: [], upstream: origin.upstream(connectTimeout: .milliseconds(300), client: client.make()),
             configuration: .init(onUpstreamFailure: { _, _ in failures.increment() })
         )
         // The origin holds the head until the handler gives up (it never releases the gate).
@@ -184,7 +185,7 @@ struct NetworkFallbackHandlerTests {
     @Test(arguments: NetworkTestClient.allCases)
     func bodyCutAfterTheHeadFailsTheTask(client: NetworkTestClient) async throws {
         let origin = try OriginServer.shared()
-        let handler = NetworkFallbackHandler(upstream: origin.upstream(client: client.make()))
+        let handler = NetworkFallbackHandler(allowedHosts: [], upstream: origin.upstream(client: client.make()))
         let sink = try await run(handler, "app://x/cut?size=100000&cut=1")
         #expect(sink.response?.status == .ok)
         // Each client's own words for a body cut short (the origin sends 50,000 of its 100,000 bytes).
@@ -204,7 +205,7 @@ struct NetworkFallbackHandlerTests {
     @Test(arguments: NetworkTestClient.allCases)
     func stopMidStreamCancelsTheUpstreamRequest(client: NetworkTestClient) async throws {
         let origin = try OriginServer.shared()
-        let handler = NetworkFallbackHandler(upstream: origin.upstream(client: client.make()))
+        let handler = NetworkFallbackHandler(allowedHosts: [], upstream: origin.upstream(client: client.make()))
         let registry = SchemeRegistry()
         try registry.register(handler, for: "app")
         let sink = RecordingSink()
@@ -237,7 +238,7 @@ struct NetworkFallbackHandlerTests {
             query: "chunks=20&chunk=5000&gate=\(gate):2&type=text/javascript"
         )
         let handler = NetworkFallbackHandler(
-            upstream: origin.upstream(client: client),
+            allowedHosts: [], upstream: origin.upstream(client: client),
             configuration: .init(writeThrough: store)
         )
         let registry = SchemeRegistry()
@@ -276,7 +277,7 @@ struct NetworkFallbackHandlerTests {
         // Scheme URLs with a query are never stored, so a client adds the origin's query.
         let client = QueryAppendingClient(base: base.make(), query: query)
         let handler = NetworkFallbackHandler(
-            upstream: origin.upstream(client: client),
+            allowedHosts: [], upstream: origin.upstream(client: client),
             configuration: .init(writeThrough: store)
         )
         let path = "/wt-\(UUID().uuidString).txt"

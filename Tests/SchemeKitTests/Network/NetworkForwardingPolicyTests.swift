@@ -51,7 +51,7 @@ struct NetworkForwardingPolicyTests {
             if let forwarding {
                 NetworkFallbackHandler(origin: origin.url("/"), client: client.make(), forwarding: forwarding)
             } else {
-                NetworkFallbackHandler(upstream: origin.upstream(client: client.make()))
+                NetworkFallbackHandler(allowedHosts: [], upstream: origin.upstream(client: client.make()))
             }
         let registry = SchemeRegistry()
         try registry.register(handler, for: "app")
@@ -116,7 +116,7 @@ struct NetworkForwardingPolicyTests {
         let origin = try OriginServer.shared()
         let registry = SchemeRegistry()
         try registry.register(
-            NetworkFallbackHandler(upstream: origin.upstream(client: client.make())), for: "app")
+            NetworkFallbackHandler(allowedHosts: [], upstream: origin.upstream(client: client.make())), for: "app")
         for (range, expected) in [("bytes=0-9", "identity"), (nil, nil)] as [(String?, String?)] {
             var fields: HTTPFields = [.acceptEncoding: "gzip, br"]
             if let range { fields[.range] = range }

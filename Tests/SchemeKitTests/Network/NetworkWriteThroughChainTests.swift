@@ -17,7 +17,7 @@ struct NetworkWriteThroughChainTests {
                 LocalFileHandler(
                     configuration: .init(root: .directory(directory.url), usesHostSubdirectories: true)),
                 NetworkFallbackHandler(
-                    upstream: origin.upstream(client: client),
+                    allowedHosts: [], upstream: origin.upstream(client: client),
                     configuration: .init(writeThrough: NetworkWriteThrough(directory: directory.url)))),
             for: "app")
         let url = "app://localhost/\(UUID().uuidString)/app.js"

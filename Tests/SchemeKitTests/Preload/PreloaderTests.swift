@@ -18,7 +18,8 @@ struct PreloaderTests {
         clock: ManualClock = ManualClock()
     ) throws -> (OriginServer, Preloader, SchemeRegistry) {
         let origin = try OriginServer.shared()
-        let preloader = Preloader(upstream: origin.upstream(), configuration: configuration, now: { clock.now })
+        let preloader = Preloader(
+            allowedHosts: [], upstream: origin.upstream(), configuration: configuration, now: { clock.now })
         let registry = SchemeRegistry()
         try registry.register(PreloadHandler(preloader: preloader), for: "app")
         return (origin, preloader, registry)
@@ -225,6 +226,7 @@ struct PreloaderTests {
 
     @Test func upstreamDownAnswers502ToEveryAttachedTask() async throws {
         let preloader = Preloader(
+            allowedHosts: [],
             upstream: NetworkUpstream(
                 rewriter: NetworkRewriter(defaultRule: NetworkRewriteRule(scheme: "http", host: "127.0.0.1", port: 1))
             )
@@ -276,7 +278,7 @@ struct PreloadKeyTests {
         "https://EXAMPLE.com:443/index.html#top",
     ])
     func equivalentURLsMeetOnTheSamePreload(url: String) throws {
-        let preloader = Preloader(upstream: NetworkUpstream(client: SilentClient()))
+        let preloader = Preloader(allowedHosts: [], upstream: NetworkUpstream(client: SilentClient()))
         #expect(preloader.preload(URL(string: "app://example.com/index.html#intro")!))
         #expect(preloader.isPreloaded(URL(string: url)!))
         #expect(!preloader.preload(URL(string: url)!), "a second preload of the same URL starts nothing")
@@ -285,7 +287,7 @@ struct PreloadKeyTests {
 
     @Test(arguments: ["app://example.com/index.html?v=2", "app://example.com/other.html", "app://other.com/index.html"])
     func differentURLsDoNotMeet(url: String) {
-        let preloader = Preloader(upstream: NetworkUpstream(client: SilentClient()))
+        let preloader = Preloader(allowedHosts: [], upstream: NetworkUpstream(client: SilentClient()))
         preloader.preload(URL(string: "app://example.com/index.html")!)
         #expect(!preloader.isPreloaded(URL(string: url)!))
         preloader.cancelPreload(URL(string: "app://example.com/index.html")!)
