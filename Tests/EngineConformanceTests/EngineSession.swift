@@ -167,6 +167,8 @@
                         await browser.close()
                         throw error
                     }
+                #else
+                    fatalError("not built")
                 #endif
             case .firefox:
                 #if Firefox
@@ -180,6 +182,8 @@
                         await browser.close()
                         throw error
                     }
+                #else
+                    fatalError("not built")
                 #endif
             case .webkit:
                 #if WebKitGTK
@@ -195,9 +199,10 @@
                             await view.tearDown()
                             _ = try? await executor.run { g_object_unref(UnsafeMutableRawPointer(bitPattern: network)) }
                         })
+                #else
+                    fatalError("not built")
                 #endif
             }
-            fatalError("\(engine) is not built")
         }
 
         private static func open(
@@ -229,6 +234,8 @@
                         await browser.close()
                         throw error
                     }
+                #else
+                    fatalError("not built")
                 #endif
             case .firefox:
                 #if Firefox
@@ -255,6 +262,8 @@
                         await browser.close()
                         throw error
                     }
+                #else
+                    fatalError("not built")
                 #endif
             case .webkit:
                 #if WebKitGTK
@@ -293,9 +302,10 @@
                             await adapter.stopHTTPS()
                             _ = try? await executor.run { g_object_unref(UnsafeMutableRawPointer(bitPattern: network)) }
                         })
+                #else
+                    fatalError("not built")
                 #endif
             }
-            fatalError("\(engine) is not built")
         }
     }
 

@@ -78,12 +78,13 @@
         /// every https host): `200` once connected, then bytes both ways; `502` when it cannot connect.
         private func tunnel(context: ChannelHandlerContext, to host: String, port: Int, handing bytes: ByteBuffer) {
             let channel = context.channel
+            let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
             channel.setOption(.autoRead, value: false).whenComplete { _ in }
             ClientBootstrap(group: context.eventLoop)
                 .channelOption(.socketOption(.tcp_nodelay), value: 1)
                 .channelOption(.allowRemoteHalfClosure, value: true)
                 .connect(host: host, port: port)
-                .whenComplete { [self] result in
+                .whenComplete { result in
                     guard case .success(let upstream) = result else {
                         let answer = "HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
                         channel.writeAndFlush(channel.allocator.buffer(string: answer)).whenComplete { _ in
@@ -98,7 +99,7 @@
                         if bytes.readableBytes > 0 { upstream.writeAndFlush(bytes, promise: nil) }
                         let pipeline = channel.pipeline.syncOperations
                         try pipeline.addHandler(local)
-                        pipeline.removeHandler(self, promise: nil)
+                        pipeline.removeHandler(handler.value, promise: nil)
                         channel.setOption(.autoRead, value: true).whenComplete { _ in }
                     } catch {
                         upstream.close(promise: nil)

@@ -156,7 +156,8 @@
             let client = route.client
             let channel = context.channel
             let keepAlive = head.isKeepAlive
-            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { result in
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { [record] result in
+                var record = record
                 if case .failure = result {
                     record.outcome = .stopped(reason: .canceledByPage)
                 } else if !keepAlive {

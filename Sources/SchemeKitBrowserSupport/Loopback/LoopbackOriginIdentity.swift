@@ -1,6 +1,6 @@
 #if Chromium || Firefox || WebKitGTK
     import Crypto
-    package import Foundation
+    import Foundation
     package import NIOSSL
     import SwiftASN1
     import X509

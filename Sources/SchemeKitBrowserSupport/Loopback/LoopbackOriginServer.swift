@@ -1,8 +1,8 @@
 #if Chromium || Firefox || WebKitGTK
     import Foundation
-    package import NIOCore
+    import NIOCore
     import NIOPosix
-    package import SchemeKit
+    import SchemeKit
 
     /// A browser's loopback https origin: virtual origins under `.localhost`, served to that
     /// browser as a real web server would serve them, from the adapters' registries.

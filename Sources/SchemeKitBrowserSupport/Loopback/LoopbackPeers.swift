@@ -1,6 +1,6 @@
 #if Chromium || Firefox || WebKitGTK
     import Foundation
-    package import SchemeKit
+    import SchemeKit
 
     #if canImport(Glibc)
         import Glibc
@@ -129,8 +129,9 @@
                     guard name.first?.isNumber == true else { continue }
                     let count = readlink(path + "/" + name, &buffer, buffer.count - 1)
                     guard count > 0 else { continue }
-                    buffer[count] = 0
-                    if String(cString: buffer) == target { return true }
+                    if buffer.prefix(count).withUnsafeBytes({ String(decoding: $0, as: UTF8.self) }) == target {
+                        return true
+                    }
                 }
                 return false
             }
