@@ -10,6 +10,7 @@
 # lines starting BENCH), run against the peers this script starts.
 #
 # usage: Benchmarks/chromium.sh [rounds]     (CONFIG=debug for a debug build; needs nginx, chromium)
+#        (SCHEMEKIT_BENCH_STREAMING=0 leaves out the streaming rows, Benchmarks/streaming.sh)
 set -euo pipefail
 ROUNDS="${1:-5}"
 CONFIG="${CONFIG:-release}"
@@ -87,3 +88,7 @@ env "${PLAYWRIGHT_ENV[@]}" SCHEMEKIT_BENCH_DIR="$WORK/site" SCHEMEKIT_BENCH_ROUN
 SCHEMEKIT_BENCH_SCHEMESERVE="http://127.0.0.1:$SS_PORT" SCHEMEKIT_BENCH_NGINX="http://127.0.0.1:$NGINX_PORT" \
 SCHEMEKIT_BENCH_LIVERELOAD="http://127.0.0.1:$WATCH_PORT" SCHEMEKIT_BENCH_LIVERELOAD_DIR="$WORK/watched" \
   "$BENCH_BIN" 2>&1 | grep -E "^BENCH|error"
+
+# Streaming into the page (issue 41): the first server-sent event, 96 MiB read as it arrives and a
+# 1 KiB fetch through headless-render's loopback origin, nginx and Playwright's route.fulfill.
+[ "${SCHEMEKIT_BENCH_STREAMING:-1}" = 0 ] || bash "$HERE/Benchmarks/streaming.sh" "$ROUNDS" chromium

@@ -65,3 +65,7 @@ sleep 0.5
 
 SCHEMEKIT_BENCH_DIR="$WORK/site" SCHEMEKIT_BENCH_ROUNDS="$ROUNDS" SCHEMEKIT_BENCH_NGINX="http://127.0.0.1:$NGINX_PORT" \
   "$BENCH_BIN" 2>&1 | grep -E "^BENCH|error"
+
+# Streaming into the page (issue 41): the first server-sent event, 96 MiB read as it arrives and a
+# 1 KiB fetch through headless-render's loopback origin, nginx and Playwright's route.fulfill.
+[ "${SCHEMEKIT_BENCH_STREAMING:-1}" = 0 ] || bash "$HERE/Benchmarks/streaming.sh" "$ROUNDS" firefox
