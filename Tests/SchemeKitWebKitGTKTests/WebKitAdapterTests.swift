@@ -31,7 +31,8 @@
         /// WebKitGTK has no way for a custom-scheme handler to redirect (`WebKitURISchemeRequest`
         /// takes a response, and a 3xx is just that): the page and `fetch()` get the 302 itself,
         /// where Chromium and Firefox follow it (their adapters' redirect tests). What the README's
-        /// engine table and Docs/WebKitGTK.md say; this test notices a WebKit that starts to follow.
+        /// engine table and the Using WebKitGTK article (SchemeKitWebKitGTK.docc) say; this test
+        /// notices a WebKit that starts to follow.
         @Test func aRedirectFromTheAppsSchemeIsNotFollowedByWebKitGTK() async throws {
             let harness = try WebKitHarness.get()
             try await tearingDown(try await harness.makeSession()) { session in
