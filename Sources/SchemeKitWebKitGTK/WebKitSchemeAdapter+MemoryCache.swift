@@ -19,17 +19,38 @@
         /// Callable from any task; WebKit is called on the adapter's executor.
         ///
         /// - Parameter networkSession: The `WebKitNetworkSession` whose cache to empty. Default: `nil`,
-        ///   WebKit's default session (the one ``WebViewSession`` views use).
-        /// - Throws: `EngineError` when WebKit reports a failure.
+        ///   WebKit's default session and the session of every live ``WebViewSession`` that has one of
+        ///   its own (the views made without a `networkSession`).
+        /// - Throws: `EngineError` when WebKit reports a failure (the other sessions are still emptied).
         public func clearMemoryCache(networkSession: OpaquePointer? = nil) async throws {
-            let session = UInt(bitPattern: networkSession)
+            let requested = UInt(bitPattern: networkSession)
+            // Each session is referenced until its clear completes: a view may close meanwhile.
+            let sessions: [UInt] = try await executor.run {
+                let sessions =
+                    requested != 0
+                    ? [requested]
+                    : [UInt(bitPattern: webkit_network_session_get_default())] + WebViewSession.ownNetworkSessions
+                for session in sessions { g_object_ref(UnsafeMutableRawPointer(bitPattern: session)) }
+                return sessions
+            }
+            var failure: (any Error)?
+            for session in sessions {
+                do { try await clearMemoryCache(ofReferenced: session) } catch { failure = failure ?? error }
+            }
+            if let failure { throw failure }
+        }
+
+        /// Empties one session's memory cache and releases the reference the caller took on it.
+        private func clearMemoryCache(ofReferenced session: UInt) async throws {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 executor.execute {
-                    let manager = webkit_network_session_get_website_data_manager(
-                        OpaquePointer(bitPattern: session) ?? webkit_network_session_get_default())
+                    let manager = webkit_network_session_get_website_data_manager(OpaquePointer(bitPattern: session))
                     let completion = GAsyncCompletion { source, result in
                         var error: UnsafeMutablePointer<GError>?
-                        if webkit_website_data_manager_clear_finish(OpaquePointer(source), result, &error) != 0 {
+                        let cleared =
+                            webkit_website_data_manager_clear_finish(OpaquePointer(source), result, &error) != 0
+                        g_object_unref(UnsafeMutableRawPointer(bitPattern: session))
+                        if cleared {
                             continuation.resume()
                         } else {
                             continuation.resume(throwing: EngineError.websiteData(consumeError(error)))

@@ -3,6 +3,7 @@
     public import CWebKitGTK
     import Foundation
     public import SchemeKit
+    import Synchronization
 
     /// A headless WebKitGTK web view in its own `GtkWindow`, usable by one holder at a time: the
     /// `PoolableSession` of the WebKitGTK adapter.
@@ -36,6 +37,18 @@
         private var messageHandlers: [String: (handlerID: gulong, callback: @Sendable (JavaScriptValue) -> Void)] = [:]
         /// The view has an ephemeral network session of its own, whose website data a reset clears.
         private let clearsWebsiteDataOnReset: Bool
+        /// The view's own network session (a `WebKitNetworkSession`), listed in ``ownNetworkSessions``
+        /// while the view lives; `nil` when the caller gave one.
+        private let ownNetworkSession: UInt?
+
+        /// The network sessions of the live views that have one of their own, which
+        /// ``WebKitSchemeAdapter/clearMemoryCache(networkSession:)`` empties too. Changed and read on
+        /// the GLib main thread only (the lock is for the static storage), before a view is destroyed,
+        /// so a listed session is alive.
+        private static let ownSessions = Mutex<Set<UInt>>([])
+
+        /// The network sessions of the live views that have one of their own. Main context only.
+        package static var ownNetworkSessions: [UInt] { ownSessions.withLock { Array($0) } }
 
         private init(
             executor: GLibExecutor, width: Int32, height: Int32, context: OpaquePointer?, networkSession: OpaquePointer?
@@ -52,6 +65,8 @@
             let widget = schemekit_web_view_new_with_session(context ?? webkit_web_context_get_default(), session)!
             if ownSession { g_object_unref(UnsafeMutableRawPointer(session)) }  // the view holds it
             clearsWebsiteDataOnReset = ownSession
+            ownNetworkSession = ownSession ? UInt(bitPattern: session) : nil
+            if let ownNetworkSession { _ = Self.ownSessions.withLock { $0.insert(ownNetworkSession) } }
             view = UnsafeMutableRawPointer(widget).assumingMemoryBound(to: WebKitWebView.self)
             gtk_window_set_child(gtkWindow, widget)
             gtk_window_present(gtkWindow)
@@ -78,7 +93,9 @@
             let view = UInt(bitPattern: view)
             let target = UInt(bitPattern: Unmanaged.passUnretained(signalTarget).toOpaque())
             let emptyState = emptyState.map { UInt(bitPattern: UnsafeMutableRawPointer($0)) }
+            let ownNetworkSession = ownNetworkSession
             executor.execute {
+                if let ownNetworkSession { _ = Self.ownSessions.withLock { $0.remove(ownNetworkSession) } }
                 g_signal_handlers_disconnect_matched(
                     UnsafeMutableRawPointer(bitPattern: view), G_SIGNAL_MATCH_DATA, 0, 0, nil, nil,
                     UnsafeMutableRawPointer(bitPattern: target))
@@ -416,6 +433,7 @@
                 Unmanaged.passUnretained(signalTarget).toOpaque())
             if let emptyState { webkit_web_view_session_state_unref(emptyState) }
             emptyState = nil
+            if let ownNetworkSession { _ = Self.ownSessions.withLock { $0.remove(ownNetworkSession) } }
             gtk_window_destroy(UnsafeMutableRawPointer(window).assumingMemoryBound(to: GtkWindow.self))
         }
 

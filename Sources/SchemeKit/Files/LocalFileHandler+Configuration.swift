@@ -166,13 +166,16 @@ extension LocalFileHandler {
         /// Answer a directory without an index file with an HTML listing (names HTML-escaped,
         /// hidden files omitted unless allowed). Default: `false` (the request is passed on).
         public var directoryListing: Bool
-        /// Answer a directory asked for without its trailing slash (`/docs?x=1`), when it has an
-        /// index file or a listing to show, with `301 Moved Permanently` to `/docs/?x=1`, as web
-        /// servers do (nginx, Apache's `DirectorySlash`), so that the index page's relative links
-        /// resolve inside the directory. Default: `false`: the index file is served at the
-        /// slash-less URL, because WKWebView and WebKitGTK do not follow a custom-scheme handler's
-        /// redirect (the page would get the 301 itself). Turn it on for an engine that follows
-        /// redirects: `schemeserve` does, and `headless-render` does on Chromium and Firefox.
+        /// How a directory asked for without its trailing slash (`/docs?x=1`) gets it, when it has
+        /// an index file or a listing to show: its index page's relative links must resolve inside
+        /// the directory, as after a web server's redirect (nginx, Apache's `DirectorySlash`).
+        ///
+        /// `true`: `301 Moved Permanently` to `/docs/?x=1`, for an engine that follows a scheme's
+        /// redirects: `schemeserve` and the browsers (`headless-render` sets it on Chromium and
+        /// Firefox). Default: `false`, for WebKitGTK and WKWebView, which follow no custom-scheme
+        /// redirect (the page would get the 301 itself): a `200` HTML document that replaces its
+        /// location with `/docs/?x=1` (the fragment kept), so the page ends at the slash URL. A
+        /// `fetch()` of the slash-less URL gets that document, not the index.
         public var directorySlashRedirect: Bool
         /// Where reads happen. Default: ``ReadMode/inline``.
         public var readMode: ReadMode

@@ -141,8 +141,8 @@ public struct LocalFileHandler: SchemeHandler {
         /// An unsafe path (403) or a hidden file (404), answered here and never passed on; a
         /// refused symbolic link says why.
         case refused(HTTPResponse.Status, reason: LocalFileHandlerError? = nil)
-        /// A directory asked for without its trailing slash, moved to this `Location`
-        /// (``Configuration/directorySlashRedirect``).
+        /// A directory asked for without its trailing slash, moved to this `Location` by a `301` or
+        /// by a document that navigates there (``Configuration/directorySlashRedirect``).
         case redirect(to: String)
         /// A directory without an index file, open.
         case directory(FileDescriptorStat, SafeRelativePath)
@@ -198,7 +198,7 @@ public struct LocalFileHandler: SchemeHandler {
             }
         }
 
-        if configuration.directorySlashRedirect, !fellBack, !path.hasTrailingSlash, !path.components.isEmpty {
+        if !fellBack, !path.hasTrailingSlash, !path.components.isEmpty {
             switch resolution {
             case .directory(let directory) where configuration.directoryListing:
                 directory.close()
@@ -315,8 +315,44 @@ public struct LocalFileHandler: SchemeHandler {
 
     /// `301 Moved Permanently` to `location`, with a short plain-text body (none for HEAD).
     func redirect(to location: String, request: SchemeRequest) -> SchemeCollectedResponse {
+        guard configuration.directorySlashRedirect else {
+            return Self.slashDocument(to: location, request: request)
+        }
         var (head, body) = SchemeResponse.plainText(.movedPermanently, "Moved Permanently\n")
         head.head.headerFields[.location] = location
+        return SchemeCollectedResponse(head: head, body: request.method == .head ? Data() : body)
+    }
+
+    /// For an engine that follows no custom-scheme redirect (WebKitGTK, WKWebView): a `200` HTML
+    /// document that replaces its own location with `location` (the fragment kept), by script and by
+    /// `<meta http-equiv="refresh">`, so the page ends at the slash URL and its relative links
+    /// resolve inside the directory, as after a web server's `301`.
+    static func slashDocument(to location: String, request: SchemeRequest) -> SchemeCollectedResponse {
+        let attribute = location.replacingOccurrences(of: "&", with: "&amp;")
+            .replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
+        // A JavaScript string literal that cannot end the script element: `location` is already
+        // percent-encoded except its query, whose quotes, backslashes and `<` are escaped here.
+        var literal = "\""
+        for scalar in location.unicodeScalars {
+            switch scalar {
+            case "\"", "\\", "<", ">", "\u{2028}", "\u{2029}":
+                literal += String(format: "\\u%04x", scalar.value)
+            default:
+                literal.unicodeScalars.append(scalar)
+            }
+        }
+        literal += "\""
+        let html = """
+            <!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="0; url=\(attribute)">\
+            <title>Moved</title><script>location.replace(\(literal) + location.hash)</script>\
+            <a href="\(attribute)">\(attribute)</a>
+
+            """
+        let body = Data(html.utf8)
+        var head = SchemeResponse(
+            status: .ok, mimeType: "text/html", textEncodingName: "utf-8", expectedContentLength: Int64(body.count))
+        head.head.headerFields[.cacheControl] = "no-cache"
         return SchemeCollectedResponse(head: head, body: request.method == .head ? Data() : body)
     }
 }

@@ -105,7 +105,8 @@ extension FilesTests {
             try fixture.write("index.html", "root index")
             try fixture.write("docs/index.html", "docs index")
             let handler = LocalFileHandler(root: fixture.root)
-            for (path, body) in [("/", "root index"), ("/docs/", "docs index"), ("/docs", "docs index")] {
+            // `/docs` gets a document that navigates to `/docs/` (see the slash test below).
+            for (path, body) in [("/", "root index"), ("/docs/", "docs index")] {
                 let result = try await exchange(handler, "app://localhost" + path)
                 #expect(result.status == 200)
                 #expect(result.text == body)
@@ -263,7 +264,7 @@ extension FilesTests {
             #expect(try await exchange(LocalFileHandler(root: fixture.root), "app://localhost/list/").wasPassed)
         }
 
-        @Test func aDirectoryWithoutItsSlashIsRedirectedWhenAskedAndServedInPlaceByDefault() async throws {
+        @Test func aDirectoryWithoutItsSlashIsRedirectedWhenAskedAndNavigatedThereByDefault() async throws {
             let fixture = try FileFixture()
             defer { fixture.remove() }
             try fixture.write("docs/index.html", "<script src=app.js></script>")
@@ -299,9 +300,28 @@ extension FilesTests {
             // A file with a slash after it is not a directory (nginx: 404): relative links would break.
             #expect(try await exchange(redirecting, "app://localhost/docs/app.js/").wasPassed)
             #expect(try await exchange(LocalFileHandler(root: fixture.root), "app://localhost/docs/app.js/").wasPassed)
-            // Off by default (WebKit follows no custom-scheme redirect): the index file in place.
-            let plain = try await exchange(LocalFileHandler(root: fixture.root), "app://localhost/docs")
-            #expect(plain.status == 200 && plain.text == "<script src=app.js></script>")
+            // Off by default (WebKit follows no custom-scheme redirect): a document that navigates
+            // to the slash URL, so the page ends where a redirect would have taken it.
+            let plain = try await exchange(LocalFileHandler(root: fixture.root), "app://localhost/docs?v=1")
+            #expect(plain.status == 200 && plain.headers[.contentType] == "text/html; charset=utf-8")
+            #expect(plain.headers[.location] == nil)
+            #expect(plain.text.contains(#"location.replace("/docs/?v=1" + location.hash)"#), "\(plain.text)")
+            #expect(plain.text.contains(#"<meta http-equiv="refresh" content="0; url=/docs/?v=1">"#))
+            // A query cannot end the attribute or the script: `&` is an entity in the attribute, and
+            // what URL parsing leaves raw stays inside the script's string.
+            let query = try await exchange(LocalFileHandler(root: fixture.root), "app://localhost/docs?a='b'&c=d")
+            #expect(query.text.contains("url=/docs/?a='b'&amp;c=d\""), "\(query.text)")
+            #expect(query.text.contains(#"location.replace("/docs/?a='b'&c=d" + location.hash)"#), "\(query.text)")
+            let hostile = try await exchange(
+                LocalFileHandler(root: fixture.root), #"app://localhost/docs?a="b"&c=</script><x>"#)
+            #expect(hostile.status == 200 && !hostile.text.contains("</script><x>"), "\(hostile.text)")
+            let plainHead = try await exchange(
+                LocalFileHandler(root: fixture.root), "app://localhost/docs", method: .head)
+            #expect(plainHead.status == 200 && plainHead.body.isEmpty)
+            // With the slash, the index in place.
+            #expect(
+                try await exchange(LocalFileHandler(root: fixture.root), "app://localhost/docs/").text
+                    == "<script src=app.js></script>")
         }
     }
 }
