@@ -186,11 +186,9 @@
         /// without it.
         @Test func withoutItsMediaExtensionWebKitSaysHowToGetItAndExits2() async throws {
             guard Engine.built.contains(.webkit) else { return }
-            let alone = FileManager.default.temporaryDirectory.appendingPathComponent("headless-render-\(UUID())")
-            try FileManager.default.createDirectory(at: alone, withIntermediateDirectories: true)
+            let alone = try Self.webKitBinaryAlone()
             defer { try? FileManager.default.removeItem(at: alone) }
             let copy = alone.appendingPathComponent("headless-render")
-            try FileManager.default.copyItem(at: Engine.webkit.binary, to: copy)
             let site = try Self.site("<!doctype html><title>t</title>")
             defer { try? FileManager.default.removeItem(at: site) }
             let refused = try headlessRender(.webkit, [site.path], executable: copy)
@@ -204,6 +202,16 @@
             #expect(plain.status == 0, "stderr: \(plain.stderr)")
         }
 
+        /// A new directory holding a copy of the WebKitGTK `headless-render` and nothing else (no
+        /// media extension next to it); the caller removes it.
+        static func webKitBinaryAlone() throws -> URL {
+            let alone = FileManager.default.temporaryDirectory.appendingPathComponent("headless-render-\(UUID())")
+            try FileManager.default.createDirectory(at: alone, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(
+                at: Engine.webkit.binary, to: alone.appendingPathComponent("headless-render"))
+            return alone
+        }
+
         /// A build without the trait `WebKitGTK` writes an empty `libSchemeKitWebKitGTKMedia.so`
         /// (its C source compiles to nothing), and a later `swift run --traits WebKitGTK
         /// headless-render` leaves it in place. headless-render used to load it silently, and every
@@ -211,11 +219,9 @@
         /// one line, naming the command that builds the real one, and exits 2.
         @Test func aStubMediaExtensionIsNamedAndExits2() async throws {
             guard Engine.built.contains(.webkit) else { return }
-            let alone = FileManager.default.temporaryDirectory.appendingPathComponent("headless-render-\(UUID())")
-            try FileManager.default.createDirectory(at: alone, withIntermediateDirectories: true)
+            let alone = try Self.webKitBinaryAlone()
             defer { try? FileManager.default.removeItem(at: alone) }
             let copy = alone.appendingPathComponent("headless-render")
-            try FileManager.default.copyItem(at: Engine.webkit.binary, to: copy)
             // What the trait-less build compiles: the source with SCHEMEKIT_WEBKITGTK undefined.
             let stub = alone.appendingPathComponent("libSchemeKitWebKitGTKMedia.so")
             let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

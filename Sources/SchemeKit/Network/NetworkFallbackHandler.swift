@@ -169,12 +169,7 @@ public struct NetworkFallbackHandler: SchemeHandler {
             try await writer.respond(refusal.head, body: refusal.body)
             return .handled
         case .unresolved(let error):
-            try Task.checkCancellation()
-            configuration.onUpstreamFailure?(target.logicalURL, error)
-            let (head, message) = NetworkUpstream.gatewayResponse(for: error)
-            counters.countGateway(head.status)
-            try await writer.respond(head, body: request.method == .head ? Data() : message)
-            return .handled
+            return try await respondToUpstreamFailure(error, of: target.logicalURL, request: request, writer: writer)
         }
         // The page's content is read only for a request that goes out.
         if !request.body.isEmpty { clientRequest.body = try await request.body.collect() }
@@ -183,12 +178,7 @@ public struct NetworkFallbackHandler: SchemeHandler {
         do {
             response = try await upstream.client.send(clientRequest)
         } catch {
-            try Task.checkCancellation()
-            configuration.onUpstreamFailure?(target.logicalURL, error)
-            let (head, message) = NetworkUpstream.gatewayResponse(for: error)
-            counters.countGateway(head.status)
-            try await writer.respond(head, body: request.method == .head ? Data() : message)
-            return .handled
+            return try await respondToUpstreamFailure(error, of: target.logicalURL, request: request, writer: writer)
         }
 
         let head = NetworkUpstream.response(
@@ -224,6 +214,19 @@ public struct NetworkFallbackHandler: SchemeHandler {
         }
         if let file, file.commit() { counters.storedWriteThrough.add(1, ordering: .relaxed) }
         try await writer.finish()
+        return .handled
+    }
+
+    /// The 502 or 504 for an upstream that failed before its head (a lookup included), reported to
+    /// ``Configuration/onUpstreamFailure`` and counted; rethrows when the task was cancelled.
+    private func respondToUpstreamFailure(
+        _ error: any Error, of url: URL, request: SchemeRequest, writer: some SchemeResponseWriter
+    ) async throws -> SchemeHandlerOutcome {
+        try Task.checkCancellation()
+        configuration.onUpstreamFailure?(url, error)
+        let (head, message) = NetworkUpstream.gatewayResponse(for: error)
+        counters.countGateway(head.status)
+        try await writer.respond(head, body: request.method == .head ? Data() : message)
         return .handled
     }
 
