@@ -255,3 +255,7 @@ for column in 0 1; do
     http_ms="$(column_median "$WORK/media-http.txt" "$column")"
     echo "(d) $what: app:// ${app_ms} ms, http:// (nginx) ${http_ms} ms: app:// / http:// = $(ratio "$app_ms" "$http_ms") (target <= 1.2)"
 done
+
+# Streaming into the page (issue 41): the first server-sent event, 96 MiB read as it arrives and a
+# 1 KiB fetch through headless-render's custom scheme and nginx.
+[ "${SCHEMEKIT_BENCH_STREAMING:-1}" = 0 ] || bash "$ROOT/Benchmarks/streaming.sh" "$ROUNDS" webkit
