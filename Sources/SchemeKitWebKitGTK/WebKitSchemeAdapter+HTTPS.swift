@@ -89,7 +89,7 @@
         }
 
         /// Stops serving the https origins: requests in flight are stopped
-        /// (``SchemeRequestRecord/StopReason/adapterStopped``), their records published, and the
+        /// (`SchemeRequestRecord/StopReason/adapterStopped`), their records published, and the
         /// listener closed. Views of the adapter's https sessions then fail to load from them.
         public func stopHTTPS() async {
             guard let server = state.withLock({ $0.loopback }) else { return }

@@ -560,9 +560,9 @@
 
     /// `--transport`: how Chromium and Firefox reach the directory.
     enum TransportOption: String, ExpressibleByArgument, CaseIterable {
-        /// The browser's loopback https origin (``BrowserTransport/automatic``).
+        /// The browser's loopback https origin (`BrowserTransport/automatic`).
         case auto
-        /// The protocol's interception (``BrowserTransport/interception``).
+        /// The protocol's interception (`BrowserTransport/interception`).
         case interception
 
         var browserTransport: BrowserTransport { self == .auto ? .automatic : .interception }

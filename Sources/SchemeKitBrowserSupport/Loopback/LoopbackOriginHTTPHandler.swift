@@ -13,7 +13,7 @@
     /// before it ended). For a `Host` no adapter serves the connection closes (the page sees a
     /// network error, as with no server there); content over the route's limit gets `413` and the
     /// connection closes. When the browser closes the connection
-    /// with a request open, that request is stopped (``SchemeRequestRecord/StopReason/canceledByPage``).
+    /// with a request open, that request is stopped (`SchemeRequestRecord/StopReason/canceledByPage`).
     final class LoopbackOriginHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         typealias InboundIn = HTTPServerRequestPart
         typealias OutboundOut = HTTPServerResponsePart

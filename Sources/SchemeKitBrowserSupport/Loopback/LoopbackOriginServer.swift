@@ -134,7 +134,7 @@
         }
 
         /// Stops serving `adapter`'s hosts; its requests in flight are stopped
-        /// (``SchemeRequestRecord/StopReason/adapterStopped``) and their records published before
+        /// (`SchemeRequestRecord/StopReason/adapterStopped`) and their records published before
         /// this returns.
         package func remove(_ adapter: ObjectIdentifier) async {
             let open = state.withLock { state in
@@ -208,7 +208,7 @@
         }
 
         /// Closes the listener and every connection; requests in flight are stopped
-        /// (``SchemeRequestRecord/StopReason/disconnected``) and their records published first.
+        /// (`SchemeRequestRecord/StopReason/disconnected`) and their records published first.
         package func close() async {
             let (open, sweep) = state.withLock { state in
                 state.closed = true

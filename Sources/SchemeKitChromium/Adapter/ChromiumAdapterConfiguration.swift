@@ -26,17 +26,17 @@
         /// the request failed (a navigation away may cancel nothing). `nil` means no limit.
         /// Default: 60 seconds.
         public var requestTimeout: Duration?
-        /// With ``BrowserTransport/interception``: the largest body sent over the JSON transport: Chromium refuses a message over 100 MiB,
+        /// With `BrowserTransport/interception`: the largest body sent over the JSON transport: Chromium refuses a message over 100 MiB,
         /// and base64 makes a body a third larger. A larger body fails the request with
         /// `EngineError.Code.bodyTooLarge` (`Fetch.failRequest`), never the connection.
         /// Default: 75 MiB − 64 KiB (100 MiB − 64 KiB of headroom, after base64).
         public var maximumJSONBodySize: Int
-        /// With ``BrowserTransport/interception``: the largest body sent over CBOR (raw bytes; 150 MiB is checked to arrive intact), held in
+        /// With `BrowserTransport/interception`: the largest body sent over CBOR (raw bytes; 150 MiB is checked to arrive intact), held in
         /// memory while collected, once per request in flight. A larger body fails the request with
         /// `EngineError.Code.bodyTooLarge` (`Fetch.failRequest`), whose message names this
         /// setting. Default: 32 MiB.
         public var maximumCBORBodySize: Int
-        /// With ``BrowserTransport/interception`` only: a media element's open-ended range
+        /// With `BrowserTransport/interception` only: a media element's open-ended range
         /// (`Range: bytes=N-` on a request whose `resourceType` is `Media`) is narrowed to at most
         /// this many bytes, so a large video is answered with 206s of this size and fetched in parts
         /// instead of one huge message. Any other request's range is answered as asked. `nil` leaves
@@ -45,7 +45,7 @@
         /// Caps for `Network.enable` on auto-attached pages: Chromium keeps at most this many bytes
         /// of response bodies for the inspector. Default: 1 MiB.
         public var networkBufferSize: Int
-        /// How requests reach the registry. Default: ``BrowserTransport/automatic`` (the browser's
+        /// How requests reach the registry. Default: `BrowserTransport/automatic` (the browser's
         /// loopback https origin when it has one and every origin is under `.localhost`).
         public var transport: BrowserTransport
         /// The largest request body (a `POST`'s) read into a request on the loopback origin, in

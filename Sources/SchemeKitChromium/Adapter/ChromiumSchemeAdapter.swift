@@ -107,7 +107,7 @@
         }
 
         /// Starts serving the origins: from the browser's loopback https origin, or through the Fetch
-        /// domain (``BrowserTransport``).
+        /// domain (`BrowserTransport`).
         ///
         /// Every origin is granted the `loopback-network` permission first, so the page may call a
         /// backend on 127.0.0.1 (Local Network Access). On the loopback origin nothing more is sent

@@ -39,7 +39,7 @@
 
         /// Starts Chromium and waits until it answers.
         ///
-        /// - Parameter options: How to start it. Default: ``ChromiumLaunchOptions/init(executable:wireFormat:headless:userDataDirectory:noSandbox:extraArguments:standardErrorPath:startupTimeout:)``'s defaults.
+        /// - Parameter options: How to start it. Default: ``ChromiumLaunchOptions/init(executable:wireFormat:headless:userDataDirectory:noSandbox:extraArguments:standardErrorPath:startupTimeout:loopbackOrigin:)``'s defaults.
         /// - Throws: `EngineError` with `EngineError.Code.launchFailed` when it cannot be
         ///   spawned or does not answer within ``ChromiumLaunchOptions/startupTimeout``.
         public static func launch(_ options: ChromiumLaunchOptions = ChromiumLaunchOptions()) async throws

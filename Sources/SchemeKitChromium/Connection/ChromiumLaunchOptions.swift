@@ -26,8 +26,8 @@
         /// How long to wait for Chromium to answer its first command. Default: 20 seconds.
         public var startupTimeout: Duration
         /// Give this Chromium a loopback https origin for every `*.localhost` host, which adapters
-        /// with ``BrowserTransport/automatic`` serve their `.localhost` origins from (see
-        /// ``BrowserTransport``). Chromium is started with `--host-resolver-rules` sending
+        /// with `BrowserTransport/automatic` serve their `.localhost` origins from (see
+        /// `BrowserTransport`). Chromium is started with `--host-resolver-rules` sending
         /// `*.localhost:443` to a listener on 127.0.0.1 that only this Chromium may connect to, and
         /// `--ignore-certificate-errors-spki-list` naming that listener's key (made for this launch)
         /// and no other. Where the listener cannot tell which process connects (systems other than

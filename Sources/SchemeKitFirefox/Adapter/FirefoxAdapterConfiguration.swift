@@ -27,7 +27,7 @@
         /// (an aborted `fetch()`), so this is what ends such a task. `nil` means no limit.
         /// Default: 60 seconds.
         public var requestTimeout: Duration?
-        /// With ``BrowserTransport/interception`` only: a media element's open-ended range
+        /// With `BrowserTransport/interception` only: a media element's open-ended range
         /// (`Range: bytes=N-` on a request whose destination is `video`, `audio` or `track`) is
         /// narrowed to at most this many bytes (and to what one message can carry), so a large video
         /// is answered with 206s of this size, fetched in parts. Any other request's range is
@@ -41,7 +41,7 @@
         /// Either way it is recorded as `EngineError.Code.bodyTooLarge` with a message naming this
         /// setting. Default: 32 MiB.
         public var maximumRequestBodySize: Int
-        /// How requests reach the registry. Default: ``BrowserTransport/automatic`` (the browser's
+        /// How requests reach the registry. Default: `BrowserTransport/automatic` (the browser's
         /// loopback https origin when it has one and every origin is under `.localhost`).
         public var transport: BrowserTransport
 

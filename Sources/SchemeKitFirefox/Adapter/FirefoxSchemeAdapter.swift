@@ -105,7 +105,7 @@
         }
 
         /// Starts serving the origins: from the browser's loopback https origin, or through BiDi's
-        /// interception (``BrowserTransport``). On the loopback origin nothing is sent to Firefox.
+        /// interception (`BrowserTransport`). On the loopback origin nothing is sent to Firefox.
         /// With interception the adapter subscribes to the events it needs, adds the intercept for
         /// every origin and a collector for request bodies. A second call while started does nothing.
         ///

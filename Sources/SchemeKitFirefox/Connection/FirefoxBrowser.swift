@@ -50,7 +50,7 @@
 
         /// Starts Firefox and a WebDriver BiDi session.
         ///
-        /// - Parameter options: How to start it. Default: ``FirefoxLaunchOptions/init(executable:headless:profileDirectory:extraArguments:standardErrorPath:startupTimeout:maximumMessageSize:)``'s defaults.
+        /// - Parameter options: How to start it. Default: ``FirefoxLaunchOptions/init(executable:headless:profileDirectory:extraArguments:standardErrorPath:startupTimeout:maximumMessageSize:loopbackOrigin:)``'s defaults.
         /// - Throws: `EngineError` with `EngineError.Code.launchFailed` when it cannot be
         ///   spawned, exits, or does not open BiDi within ``FirefoxLaunchOptions/startupTimeout``.
         public static func launch(_ options: FirefoxLaunchOptions = FirefoxLaunchOptions()) async throws

@@ -26,8 +26,8 @@
         /// it. Default: 256 MiB (Firefox itself took 89 MiB messages in tests).
         public var maximumMessageSize: Int
         /// Give this Firefox a loopback https origin for every `*.localhost` host, which adapters
-        /// with ``BrowserTransport/automatic`` serve their `.localhost` origins from (see
-        /// ``BrowserTransport``). The session's proxy configuration sends `https://*.localhost`
+        /// with `BrowserTransport/automatic` serve their `.localhost` origins from (see
+        /// `BrowserTransport`). The session's proxy configuration sends `https://*.localhost`
         /// to a listener on 127.0.0.1 that only this Firefox may connect to (the profile lets
         /// `.localhost` hosts use a proxy: `network.proxy.allow_hijacking_localhost`), and the
         /// session accepts that listener's certificate (`acceptInsecureCerts`, which WebDriver

@@ -63,7 +63,7 @@
         /// Whether dotfiles and dot-directories are served. Default: `false` (404).
         public var dotfiles: Bool
         /// Which symbolic links under the root are followed (`--symlinks`). Default:
-        /// ``LocalFileHandler/SymlinkPolicy/followWithinRoot``; a link not followed is answered 403
+        /// `LocalFileHandler/SymlinkPolicy/followWithinRoot`; a link not followed is answered 403
         /// with a body naming the policy, and the access log says why.
         public var symlinks: LocalFileHandler.SymlinkPolicy
         /// Whether directories without an `index.html` are listed. Default: `false` (404).
