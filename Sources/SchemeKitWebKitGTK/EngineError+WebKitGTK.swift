@@ -10,6 +10,8 @@
             .launchFailed, "GTK could not open a display (run under xvfb-run -a)")
         /// The session was torn down.
         package static let sessionClosed = EngineError(.closed, "the web view session is closed")
+        /// What ``GLibExecutor/run(_:)`` throws once its ``GLibMainThread`` has stopped.
+        package static let mainThreadStopped = EngineError(.closed, "the GLib main thread has stopped")
         /// The web process of the view died.
         package static let webProcessTerminated = EngineError(.disconnected, "the web process terminated")
 

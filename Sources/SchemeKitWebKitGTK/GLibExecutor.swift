@@ -15,9 +15,17 @@
     /// let pool = SessionPool(executor: glib) { try await WebViewSession.make(context: context) }
     /// ```
     public final class GLibExecutor: SchemeDeliveryQueue {
+        /// A queued job, and what tells its waiter when it will never run.
+        private struct Job {
+            var run: @Sendable () -> Void
+            var abandon: (@Sendable () -> Void)?
+        }
+
         private struct Queue {
-            var jobs: [@Sendable () -> Void] = []
+            var jobs: [Job] = []
             var scheduled = false
+            /// The context's loop has ended (``GLibMainThread/stop()``): nothing runs any more.
+            var stopped = false
         }
 
         private let queue = Locked(Queue())
@@ -32,15 +40,24 @@
             self.context = context
         }
 
-        /// Queues `job` to run on the main context.
+        /// Queues `job` to run on the main context. After the ``GLibMainThread`` that owns the
+        /// context stopped, `job` is dropped (it would never run).
         public func execute(_ job: @escaping @Sendable () -> Void) {
-            let schedule = queue.withLock { queue -> Bool in
+            submit(Job(run: job, abandon: nil))
+        }
+
+        /// Queues `job`; `false` when the executor has stopped (the job is not queued).
+        @discardableResult
+        private func submit(_ job: Job) -> Bool {
+            let schedule = queue.withLock { queue -> Bool? in
+                guard !queue.stopped else { return nil }
                 queue.jobs.append(job)
                 guard !queue.scheduled else { return false }
                 queue.scheduled = true
                 return true
             }
-            guard schedule else { return }
+            guard let schedule else { return false }
+            guard schedule else { return true }
             let source = g_idle_source_new()
             g_source_set_priority(source, G_PRIORITY_DEFAULT)
             g_source_set_callback(
@@ -54,22 +71,42 @@
             )
             g_source_attach(source, context)
             g_source_unref(source)
+            return true
+        }
+
+        /// Called once the context's loop has ended for good: later jobs are refused, and the jobs
+        /// still queued are abandoned (a ``run(_:)`` waiting on one throws).
+        func stopRunning() {
+            let left = queue.withLock { queue -> [Job] in
+                queue.stopped = true
+                defer { queue.jobs = [] }
+                return queue.jobs
+            }
+            for job in left { job.abandon?() }
         }
 
         /// Runs every queued job, in order. Jobs queued meanwhile schedule a new source.
         private func drain() {
-            let jobs = queue.withLock { queue -> [@Sendable () -> Void] in
+            let jobs = queue.withLock { queue -> [Job] in
                 queue.scheduled = false
                 defer { queue.jobs = [] }
                 return queue.jobs
             }
-            for job in jobs { job() }
+            for job in jobs { job.run() }
         }
 
         /// Runs `body` on the main context and returns its result.
+        ///
+        /// - Throws: What `body` throws; `EngineError` with code `closed` when the
+        ///   ``GLibMainThread`` that owns the context has stopped, before or while this waited (it
+        ///   used to wait for ever).
         public func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
             try await withCheckedThrowingContinuation { continuation in
-                execute { continuation.resume(with: Result { try body() }) }
+                // A job either runs (drained) or is abandoned (taken by `stopRunning`), never both.
+                let job = Job(
+                    run: { continuation.resume(with: Result { try body() }) },
+                    abandon: { continuation.resume(throwing: EngineError.mainThreadStopped) })
+                if !submit(job) { continuation.resume(throwing: EngineError.mainThreadStopped) }
             }
         }
     }

@@ -57,6 +57,7 @@
         init(context: OpaquePointer?, initialisingGTK: Bool) throws {
             executor = GLibExecutor(context: context)
             let state = self.state
+            let executor = self.executor
             nonisolated(unsafe) let given = context
             let thread = Thread {
                 let context = given ?? g_main_context_default()
@@ -88,6 +89,7 @@
                 g_main_loop_run(mainLoop)
                 g_main_loop_unref(mainLoop)
                 g_main_context_release(context)
+                executor.stopRunning()
                 state.withLock { $0.phase = .finished }
             }
             thread.name = "GLib main context"

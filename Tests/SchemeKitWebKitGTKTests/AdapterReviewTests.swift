@@ -94,6 +94,41 @@
             #expect(!thread.isCurrent)
         }
 
+        /// `run` on an executor whose main thread has stopped throws instead of waiting for ever
+        /// (a job queued after the loop ended never runs), and so does a `run` whose job was still
+        /// queued when the loop ended.
+        @Test func runAfterTheMainThreadStoppedThrows() async throws {
+            let context = g_main_context_new()
+            defer { g_main_context_unref(context) }
+            let thread = try GLibMainThread(context: context, initialisingGTK: false)
+            let executor = thread.executor
+            // A job that stops the loop, then one queued right after it: the loop quits once the
+            // first returns, with the second left over.
+            let queuedBehind = Task {
+                try await executor.run { thread.stop() }
+                return try await executor.run { 1 }
+            }
+            let behind = try await withTimeLimit(.seconds(10), "a run queued as the loop ended") {
+                await queuedBehind.result
+            }
+            // The loop quits once the job that stopped it returns, before it dispatches again.
+            guard case .failure(let queuedError) = behind else {
+                Issue.record("the run queued behind the stop ran: \(behind)")
+                return
+            }
+            #expect((queuedError as? EngineError)?.code == .closed, "\(queuedError)")
+            let ended = ConditionLock(false)
+            Thread {
+                thread.stop()
+                ended.withLock { $0 = true }
+            }.start()
+            #expect(ended.wait(timeout: .seconds(5)) { $0 ? true : nil } == true, "the thread ended")
+            let error = try await withTimeLimit(.seconds(10), "a run after the stop") {
+                await #expect(throws: EngineError.self) { try await executor.run { 2 } }
+            }
+            #expect(error?.code == .closed, "\(String(describing: error))")
+        }
+
         /// A method WebKit hands over reaches the registry as itself: the file handler's 405 (with
         /// `Allow`) reaches the page.
         @Test func anUnknownMethodReachesTheRegistryAsItself() async throws {
