@@ -84,22 +84,26 @@
         package func evaluateValue(_ expression: String) async throws -> BiDiValue {
             let connection = self.connection
             let context = self.context
+            let browser = self.browser
             let lifecycle = connection.events(methods: Self.lifecycleEvents)
             return try await withThrowingTaskGroup(of: BiDiValue.self) { group in
                 group.addTask {
                     do {
                         return try await Self.evaluate(expression, in: context, on: connection)
                     } catch let error as EngineError where error.protocolCode == "no such frame" {
-                        // The realm went away as Firefox ran it (a reload, a closed page).
-                        throw EngineError(.evaluationFailed, Self.goneMessage, protocolCode: error.protocolCode)
+                        // The realm went away as Firefox ran it: a closed page (``close()`` took it
+                        // out of the opened ones first) or a new document.
+                        let closed = !browser.openedContexts.withLock { $0.contains(context) }
+                        throw EngineError(
+                            .evaluationFailed, closed ? Self.closedMessage : Self.goneMessage,
+                            protocolCode: error.protocolCode)
                     }
                 }
                 group.addTask {
                     for await event in lifecycle where event.params["context"]?.stringValue == context {
                         throw EngineError(
                             .evaluationFailed,
-                            event.method == "browsingContext.contextDestroyed"
-                                ? "the page closed before the expression's value was ready" : Self.goneMessage)
+                            event.method == "browsingContext.contextDestroyed" ? Self.closedMessage : Self.goneMessage)
                     }
                     // The connection closed: the command fails with why (every pending one does);
                     // wait for that instead of racing it with an error of this task's own.
@@ -170,6 +174,7 @@
 
         private static let goneMessage =
             "the page navigated to another document before the expression's value was ready"
+        private static let closedMessage = "the page closed before the expression's value was ready"
 
         /// A PNG screenshot of the viewport.
         public func screenshot() async throws -> Data {
