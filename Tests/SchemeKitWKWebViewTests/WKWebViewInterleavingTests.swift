@@ -75,7 +75,8 @@ struct WKWebViewInterleavingTests {
             for number in 0..<Self.count {
                 let script = Script(rawValue: Int(random.next() % 4))!
                 var plan = Stop(rawValue: Int(random.next() % 5))!
-                if script == .hang, plan == .afterEnd || plan == .never { plan = .afterTurns }
+                // A hanging handler ends only when stopped: in the same turn or a few turns later.
+                if script == .hang, plan != .sameTurn { plan = .afterTurns }
                 let stop = plan
                 let chunks = Int(random.next() % 6)
                 let turns = Int(random.next() % 8)

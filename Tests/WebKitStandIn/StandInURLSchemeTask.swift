@@ -49,7 +49,7 @@ public final class StandInURLSchemeTask: NSObject, WKURLSchemeTask, @unchecked S
         var bytes = 0
         var largestPiece = 0
         var body = Data()
-        var waiters: [CheckedContinuation<Void, Never>] = []
+        var waiters: [UUID: CheckedContinuation<Void, Never>] = [:]
     }
 
     /// The request.
@@ -105,23 +105,29 @@ public final class StandInURLSchemeTask: NSObject, WKURLSchemeTask, @unchecked S
         let waiters: [CheckedContinuation<Void, Never>]? = state.withLock { state in
             guard !state.stopped, !state.completed else { return nil }
             state.stopped = true
-            defer { state.waiters = [] }
-            return state.waiters
+            defer { state.waiters = [:] }
+            return Array(state.waiters.values)
         }
         guard let waiters else { return false }
         for waiter in waiters { waiter.resume() }
         return true
     }
 
-    /// Returns once the task completed or was stopped.
+    /// Returns once the task completed or was stopped, or the calling task was cancelled (so that a
+    /// test's time limit can end a wait for a task that never ends).
     public func waitForEnd() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ended = state.withLock { state in
-                if state.completed || state.stopped { return true }
-                state.waiters.append(continuation)
-                return false
+        let id = UUID()
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let ended = state.withLock { state in
+                    if state.completed || state.stopped || Task.isCancelled { return true }
+                    state.waiters[id] = continuation
+                    return false
+                }
+                if ended { continuation.resume() }
             }
-            if ended { continuation.resume() }
+        } onCancel: {
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
         }
     }
 
@@ -156,8 +162,8 @@ public final class StandInURLSchemeTask: NSObject, WKURLSchemeTask, @unchecked S
             }
             guard completing else { return [] }
             state.completed = true
-            defer { state.waiters = [] }
-            return state.waiters
+            defer { state.waiters = [:] }
+            return Array(state.waiters.values)
         }
         for waiter in waiters { waiter.resume() }
         onEvent?(self, event)
