@@ -140,7 +140,8 @@
                     throw EngineError(.invalidRequest, "\(url): the method \"\(method)\" is not an HTTP token")
                 }
                 request = try SchemeRequest(
-                    SchemeRequest.droppingFragment(url.absoluteString), method: parsedMethod, headerFields: fields, body: body)
+                    SchemeRequest.droppingFragment(url.absoluteString), method: parsedMethod, headerFields: fields,
+                    body: body)
             } catch {
                 bodyReader?.stop()
                 return bridge.fail(error)

@@ -62,7 +62,8 @@ struct WKWebViewBoundedMemoryTests {
             }
             await first.waitForEnd()
             // 2. Plays from the middle to the end.
-            let second = engine.start(ScriptedWebKit.request(url, headers: ["Range": "bytes=\(half)-"]), keepsBody: false)
+            let second = engine.start(
+                ScriptedWebKit.request(url, headers: ["Range": "bytes=\(half)-"]), keepsBody: false)
             await second.waitForEnd()
             // 3. Seeks back and plays the part it skipped.
             let gap = engine.start(

@@ -79,7 +79,9 @@ struct WKWebViewConfigurationTests {
                 "app://localhost/api", method: "OPTIONS",
                 headers: ["Origin": "https://example.com", "Access-Control-Request-Method": "POST"]))
         #expect(preflight.status == 204)
-        guard case .response(_, let preflightHeaders) = preflight.events.first else { throw InjectedError("no response") }
+        guard case .response(_, let preflightHeaders) = preflight.events.first else {
+            throw InjectedError("no response")
+        }
         #expect(preflightHeaders["access-control-allow-methods"] == "GET, HEAD, POST")
         #expect(preflightHeaders["access-control-allow-headers"] == "Content-Type, X-Token")
         for task in [allowed, other, preflight] { #expect(task.violations.isEmpty) }

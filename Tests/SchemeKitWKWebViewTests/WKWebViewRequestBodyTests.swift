@@ -90,7 +90,8 @@ struct WKWebViewRequestBodyTests {
         let registry = SchemeRegistry()
         try registry.register(
             ClosureHandler(methods: [.post]) { _, _ in try await ledger.run { .passed } }, for: "app")
-        let engine = try ScriptedWebKit(registry: registry, options: WKSchemeAdapterOptions(maximumRequestBodySize: 1024))
+        let engine = try ScriptedWebKit(
+            registry: registry, options: WKSchemeAdapterOptions(maximumRequestBodySize: 1024))
         let declared = engine.start(
             ScriptedWebKit.request(
                 "app://localhost/up", method: "POST", headers: ["Content-Length": "4096"],

@@ -1,9 +1,9 @@
 public import Foundation
+import Synchronization
 
 #if canImport(FoundationNetworking)
     public import FoundationNetworking
 #endif
-import Synchronization
 
 /// The stand-in's implementation of ``WKURLSchemeTask``: checks every call as WebKit's
 /// `WKURLSchemeTask.mm` / `WebURLSchemeTask.cpp` do, records the calls that pass as ``Event``s and

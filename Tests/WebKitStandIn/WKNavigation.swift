@@ -5,7 +5,8 @@ public import Foundation
 #endif
 
 /// The stand-in of `WKNavigation` (`WKNavigation.h`): an opaque token for one navigation.
-// WKNavigation.h: @interface WKNavigation : NSObject
+///
+/// Mirrors `WKNavigation.h`: `@interface WKNavigation : NSObject`
 @MainActor
 public final class WKNavigation: NSObject {
     /// The request the navigation loads (test-only; WebKit's class exposes nothing).

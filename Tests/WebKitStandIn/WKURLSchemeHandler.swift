@@ -8,14 +8,17 @@ public import Foundation
 /// which is all the adapter relies on.
 ///
 /// WebKit calls both methods on the main thread; the stand-in's engine (``WKWebView``) does too.
-// WKURLSchemeHandler.h: WK_SWIFT_UI_ACTOR @protocol WKURLSchemeHandler <NSObject>
+///
+/// Mirrors `WKURLSchemeHandler.h`: `WK_SWIFT_UI_ACTOR @protocol WKURLSchemeHandler <NSObject>`
 @MainActor
 public protocol WKURLSchemeHandler: NSObjectProtocol {
     /// WebKit hands a new task to the handler.
-    // WKURLSchemeHandler.h: - (void)webView:(WKWebView *)webView startURLSchemeTask:(id <WKURLSchemeTask>)urlSchemeTask;
+    ///
+    /// Mirrors `WKURLSchemeHandler.h`: `- (void)webView:(WKWebView *)webView startURLSchemeTask:(id <WKURLSchemeTask>)urlSchemeTask;`
     func webView(_ webView: WKWebView, start urlSchemeTask: any WKURLSchemeTask)
 
     /// WebKit gave up on a task: after this returns, the handler must not call the task again.
-    // WKURLSchemeHandler.h: - (void)webView:(WKWebView *)webView stopURLSchemeTask:(id <WKURLSchemeTask>)urlSchemeTask;
+    ///
+    /// Mirrors `WKURLSchemeHandler.h`: `- (void)webView:(WKWebView *)webView stopURLSchemeTask:(id <WKURLSchemeTask>)urlSchemeTask;`
     func webView(_ webView: WKWebView, stop urlSchemeTask: any WKURLSchemeTask)
 }

@@ -10,25 +10,31 @@ public import Foundation
 /// `NSObjectProtocol`; WebKit's implementation (`WKURLSchemeTask.mm`) raises
 /// `NSInternalInconsistencyException` for five misuses, which ``StandInURLSchemeTask`` records as
 /// ``StandInViolation``s instead.
-// WKURLSchemeTask.h: @protocol WKURLSchemeTask <NSObject>
+///
+/// Mirrors `WKURLSchemeTask.h`: `@protocol WKURLSchemeTask <NSObject>`
 public protocol WKURLSchemeTask: NSObjectProtocol {
     /// The request to load.
-    // WKURLSchemeTask.h: @property (nonatomic, readonly, copy) NSURLRequest *request;
+    ///
+    /// Mirrors `WKURLSchemeTask.h`: `@property (nonatomic, readonly, copy) NSURLRequest *request;`
     var request: URLRequest { get }
 
     /// Sets the response; must come before any data.
-    // WKURLSchemeTask.h: - (void)didReceiveResponse:(NSURLResponse *)response;
+    ///
+    /// Mirrors `WKURLSchemeTask.h`: `- (void)didReceiveResponse:(NSURLResponse *)response;`
     func didReceive(_ response: URLResponse)
 
     /// Adds body data; needs a response first.
-    // WKURLSchemeTask.h: - (void)didReceiveData:(NSData *)data;
+    ///
+    /// Mirrors `WKURLSchemeTask.h`: `- (void)didReceiveData:(NSData *)data;`
     func didReceive(_ data: Data)
 
     /// The load completed; needs a response first.
-    // WKURLSchemeTask.h: - (void)didFinish;
+    ///
+    /// Mirrors `WKURLSchemeTask.h`: `- (void)didFinish;`
     func didFinish()
 
     /// The load failed.
-    // WKURLSchemeTask.h: - (void)didFailWithError:(NSError *)error;
+    ///
+    /// Mirrors `WKURLSchemeTask.h`: `- (void)didFailWithError:(NSError *)error;`
     func didFailWithError(_ error: any Error)
 }

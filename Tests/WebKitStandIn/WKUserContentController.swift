@@ -2,7 +2,8 @@ public import Foundation
 
 /// The stand-in of `WKUserContentController` (`WKUserContentController.h`), reduced to what a pool
 /// needs to reset a view: removing what the last holder injected.
-// WKUserContentController.h: WK_SWIFT_UI_ACTOR @interface WKUserContentController : NSObject <NSSecureCoding>
+///
+/// Mirrors `WKUserContentController.h`: `WK_SWIFT_UI_ACTOR @interface WKUserContentController : NSObject <NSSecureCoding>`
 @MainActor
 public final class WKUserContentController: NSObject {
     /// User scripts added so far (test-only: WebKit's class exposes the scripts themselves).
@@ -20,10 +21,12 @@ public final class WKUserContentController: NSObject {
     public func addScriptMessageHandlerForTesting() { scriptMessageHandlerCount += 1 }
 
     /// Removes every user script.
-    // WKUserContentController.h: - (void)removeAllUserScripts;
+    ///
+    /// Mirrors `WKUserContentController.h`: `- (void)removeAllUserScripts;`
     public func removeAllUserScripts() { userScriptCount = 0 }
 
     /// Removes every script message handler.
-    // WKUserContentController.h: - (void)removeAllScriptMessageHandlers API_AVAILABLE(macos(11.0), ios(14.0));
+    ///
+    /// Mirrors `WKUserContentController.h`: `- (void)removeAllScriptMessageHandlers API_AVAILABLE(macos(11.0), ios(14.0));`
     public func removeAllScriptMessageHandlers() { scriptMessageHandlerCount = 0 }
 }

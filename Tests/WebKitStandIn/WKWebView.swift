@@ -11,15 +11,18 @@ public import Foundation
 /// **Assumptions** (WebKit's behaviour is not in its headers): a new navigation (``load(_:)``) and
 /// ``stopLoading()`` stop every task of the view still open; a view's tasks are started and
 /// stopped on the main thread, one call at a time.
-// WKWebView.h: WK_SWIFT_UI_ACTOR @interface WKWebView : UIView / NSView
+///
+/// Mirrors `WKWebView.h`: `WK_SWIFT_UI_ACTOR @interface WKWebView : UIView / NSView`
 @MainActor
 public final class WKWebView: NSObject {
     /// The configuration the view was made with (WebKit returns a copy; the stand-in the same object).
-    // WKWebView.h: @property (nonatomic, readonly, copy) WKWebViewConfiguration *configuration;
+    ///
+    /// Mirrors `WKWebView.h`: `@property (nonatomic, readonly, copy) WKWebViewConfiguration *configuration;`
     public let configuration: WKWebViewConfiguration
 
     /// The URL of the last navigation.
-    // WKWebView.h: @property (nullable, nonatomic, readonly, copy) NSURL *URL;
+    ///
+    /// Mirrors `WKWebView.h`: `@property (nullable, nonatomic, readonly, copy) NSURL *URL;`
     public private(set) var url: URL?
 
     /// The tasks started and neither completed nor stopped (test-only).
@@ -34,7 +37,8 @@ public final class WKWebView: NSObject {
     private var tasks: [StandInURLSchemeTask] = []
 
     /// Creates a view.
-    // WKWebView.h: - (instancetype)initWithFrame:(CGRect)frame configuration:(WKWebViewConfiguration *)configuration NS_DESIGNATED_INITIALIZER;
+    ///
+    /// Mirrors `WKWebView.h`: `- (instancetype)initWithFrame:(CGRect)frame configuration:(WKWebViewConfiguration *)configuration NS_DESIGNATED_INITIALIZER;`
     public init(frame: CGRect, configuration: WKWebViewConfiguration) {
         self.configuration = configuration
     }
@@ -44,7 +48,8 @@ public final class WKWebView: NSObject {
     /// **Assumption**: WebKit answers from `LegacySchemeRegistry::isBuiltinScheme`; the list here
     /// is the common part of it (the web's own schemes and WebKit's internal ones); a scheme this
     /// stand-in does not list may still be WebKit's on a given OS version.
-    // WKWebView.h: + (BOOL)handlesURLScheme:(NSString *)urlScheme API_AVAILABLE(macos(10.13), ios(11.0));
+    ///
+    /// Mirrors `WKWebView.h`: `+ (BOOL)handlesURLScheme:(NSString *)urlScheme API_AVAILABLE(macos(10.13), ios(11.0));`
     public class func handlesURLScheme(_ urlScheme: String) -> Bool {
         [
             "about", "applewebdata", "blob", "data", "file", "ftp", "http", "https", "javascript", "ws", "wss",
@@ -54,7 +59,8 @@ public final class WKWebView: NSObject {
 
     /// Navigates to `request`: stops the view's open tasks, then starts a task for it when its
     /// scheme has a handler.
-    // WKWebView.h: - (nullable WKNavigation *)loadRequest:(NSURLRequest *)request;
+    ///
+    /// Mirrors `WKWebView.h`: `- (nullable WKNavigation *)loadRequest:(NSURLRequest *)request;`
     @discardableResult
     public func load(_ request: URLRequest) -> WKNavigation? {
         stopLoading()
@@ -65,7 +71,8 @@ public final class WKWebView: NSObject {
     }
 
     /// Stops the view's open tasks.
-    // WKWebView.h: - (void)stopLoading;
+    ///
+    /// Mirrors `WKWebView.h`: `- (void)stopLoading;`
     public func stopLoading() {
         for task in openTasks { stop(task) }
     }

@@ -2,7 +2,8 @@ public import Foundation
 
 /// The stand-in of `WKWebViewConfiguration` (`WKWebViewConfiguration.h`), reduced to scheme
 /// handlers and the user content controller.
-// WKWebViewConfiguration.h: WK_SWIFT_UI_ACTOR @interface WKWebViewConfiguration : NSObject <NSSecureCoding, NSCopying>
+///
+/// Mirrors `WKWebViewConfiguration.h`: `WK_SWIFT_UI_ACTOR @interface WKWebViewConfiguration : NSObject <NSSecureCoding, NSCopying>`
 @MainActor
 public final class WKWebViewConfiguration: NSObject {
     private var handlers: [String: any WKURLSchemeHandler] = [:]
@@ -12,7 +13,8 @@ public final class WKWebViewConfiguration: NSObject {
     public private(set) var registrationViolations: [String] = []
 
     /// The user content controller.
-    // WKWebViewConfiguration.h: @property (nonatomic, strong) WKUserContentController *userContentController;
+    ///
+    /// Mirrors `WKWebViewConfiguration.h`: `@property (nonatomic, strong) WKUserContentController *userContentController;`
     public var userContentController = WKUserContentController()
 
     /// Creates an empty configuration.
@@ -23,7 +25,8 @@ public final class WKWebViewConfiguration: NSObject {
     /// WebKit raises `NSInvalidArgumentException` for a scheme it handles itself
     /// (``WKWebView/handlesURLScheme(_:)``), an invalid scheme name, or a scheme that already has a
     /// handler; the stand-in records a registration violation and ignores the call.
-    // WKWebViewConfiguration.h: - (void)setURLSchemeHandler:(nullable id <WKURLSchemeHandler>)urlSchemeHandler forURLScheme:(NSString *)urlScheme;
+    ///
+    /// Mirrors `WKWebViewConfiguration.h`: `- (void)setURLSchemeHandler:(nullable id <WKURLSchemeHandler>)urlSchemeHandler forURLScheme:(NSString *)urlScheme;`
     public func setURLSchemeHandler(_ urlSchemeHandler: (any WKURLSchemeHandler)?, forURLScheme urlScheme: String) {
         let key = urlScheme.lowercased()
         if WKWebView.handlesURLScheme(key) {
@@ -51,7 +54,8 @@ public final class WKWebViewConfiguration: NSObject {
     }
 
     /// The handler registered for `urlScheme`, if any.
-    // WKWebViewConfiguration.h: - (nullable id <WKURLSchemeHandler>)urlSchemeHandlerForURLScheme:(NSString *)urlScheme;
+    ///
+    /// Mirrors `WKWebViewConfiguration.h`: `- (nullable id <WKURLSchemeHandler>)urlSchemeHandlerForURLScheme:(NSString *)urlScheme;`
     public func urlSchemeHandler(forURLScheme urlScheme: String) -> (any WKURLSchemeHandler)? {
         handlers[urlScheme.lowercased()]
     }
