@@ -14,8 +14,9 @@
     /// ```
     public struct WKSchemeAdapterOptions: Sendable, Hashable {
         /// The largest piece of body handed to one `didReceive(_: Data)`, in bytes. A handler's larger
-        /// chunk is cut into pieces of this size, each delivered in a main-queue job of its own, so the
-        /// main thread is never held for long. Default: 256 KiB; at least 1 KiB.
+        /// chunk is cut into pieces of this size, handed to WebKit one after the other in the main-queue
+        /// job that delivers the chunk; the memory a task holds is bounded by the handler's own chunk
+        /// (`LocalFileHandler` reads 64 KiB at a time) and WebKit never gets a piece larger than this. Default: 256 KiB; at least 1 KiB.
         public var pieceSize: Int {
             didSet { pieceSize = max(1 << 10, pieceSize) }
         }

@@ -61,7 +61,7 @@
         public static func make(configuration: WKWebViewConfiguration, blankURL: URL) -> WKWebViewSession {
             let session = WKWebViewSession(
                 webView: WKWebView(frame: .zero, configuration: configuration), blankURL: blankURL)
-            session.webView.load(URLRequest(url: blankURL))
+            _ = session.webView.load(URLRequest(url: blankURL))
             return session
         }
 
@@ -77,7 +77,7 @@
             webView.stopLoading()
             webView.configuration.userContentController.removeAllUserScripts()
             webView.configuration.userContentController.removeAllScriptMessageHandlers()
-            webView.load(URLRequest(url: blankURL))
+            _ = webView.load(URLRequest(url: blankURL))
             resetCount += 1
         }
 
