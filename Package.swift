@@ -32,6 +32,8 @@ let package = Package(
         .library(name: "SchemeKitAsyncHTTPClient", targets: ["SchemeKitAsyncHTTPClient"]),
         // Trait `Firefox`: the headless-Firefox engine adapter (WebDriver BiDi).
         .library(name: "SchemeKitFirefox", targets: ["SchemeKitFirefox"]),
+        // Apple platforms: the WKWebView engine adapter. On Linux it compiles to an empty module.
+        .library(name: "SchemeKitWKWebView", targets: ["SchemeKitWKWebView"]),
     ],
     // A target gated by a trait compiles to an empty module without it (its sources sit inside
     // `#if <trait>`), and a dependency used only under traits that are off is neither fetched nor
@@ -367,6 +369,37 @@ let package = Package(
         .testTarget(
             name: "HeadlessRenderTests",
             dependencies: ["LoopbackTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        // MARK: WKWebView (Apple platforms)
+        // The sources sit inside `#if canImport(WebKit)`: on Linux a plain dependency compiles an
+        // empty module. The same files (symlinked, unchanged) are compiled for the tests against a
+        // stand-in of WebKit's declared API, in `SchemeKitWKWebViewStandIn`.
+        .target(
+            name: "SchemeKitWKWebView",
+            dependencies: ["SchemeKit"],
+            swiftSettings: swiftSettings
+        ),
+        // Tests only: WebKit's declared WKURLSchemeHandler/WKURLSchemeTask API, behaving as WebKit
+        // does (misuses recorded as violations). No product names it, so no dependent builds it.
+        .target(
+            name: "WebKitStandIn",
+            path: "Tests/WebKitStandIn",
+            swiftSettings: swiftSettings
+        ),
+        // Tests only: Sources/SchemeKitWKWebView's files (symlinks) compiled against the stand-in.
+        .target(
+            name: "SchemeKitWKWebViewStandIn",
+            dependencies: ["SchemeKit", "WebKitStandIn"],
+            path: "Tests/SchemeKitWKWebViewStandIn",
+            exclude: ["README.md"],
+            swiftSettings: swiftSettings + [.define("SCHEMEKIT_WEBKIT_STANDIN")]
+        ),
+        .testTarget(
+            name: "SchemeKitWKWebViewTests",
+            dependencies: [
+                "SchemeKit", "SchemeKitTesting", "LoopbackTestSupport", "WebKitStandIn", "SchemeKitWKWebViewStandIn",
+            ],
             swiftSettings: swiftSettings
         ),
         // What the process-level tests share: a built tool run to its end, loopback origins.

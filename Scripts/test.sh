@@ -283,7 +283,9 @@ set +m
 
 # The tests lane.
 core_suites
-# 1 GiB through the network fallback, a claimed preload and the callback adapter: peak RSS growth.
+# 1 GiB through the network fallback, a claimed preload and the callback adapter, and a video's
+# ranges through the WKWebView adapter against WebKit's stand-in (WKWebViewBoundedMemoryTests, picked
+# up by the same filter; the core stage runs its other suites): peak RSS growth.
 stage "tests: bounded memory (1 GiB)" with_env SCHEMEKIT_ISOLATED=1 SCHEMEKIT_MEMORY_TEST_BYTES=1073741824 \
     run_suite memory --filter BoundedMemoryTests
 stage "tests: stress (100,000 tasks)" with_env SCHEMEKIT_ISOLATED=1 SCHEMEKIT_STRESS_TASKS=100000 \

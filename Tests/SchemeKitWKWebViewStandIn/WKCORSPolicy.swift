@@ -1,0 +1,1 @@
+../../Sources/SchemeKitWKWebView/WKCORSPolicy.swift
