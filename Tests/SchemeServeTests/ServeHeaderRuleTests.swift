@@ -80,6 +80,28 @@
             }
         }
 
+        /// A target is decoded once: `/a%2541.js` is the file `a%41.js`, which a rule for `/aA.js`
+        /// does not cover, while `/a%41.js` is `/aA.js`.
+        @Test func aRulesPathIsDecodedOnce() async throws {
+            let rules = try ["/aA.js: X-Rule: hit"].map { try HeaderRule(parsing: $0) }
+            try await TestServer.with(
+                configure: { $0.headerRules = rules },
+                site: { root in
+                    try Fixtures.standardSite(root)
+                    try Fixtures.write("A", "aA.js", in: root)
+                    try Fixtures.write("percent", "a%41.js", in: root)
+                }
+            ) { server in
+                let named = try await RawHTTP.fetch(port: server.port, "/aA.js")
+                #expect(named.status == 200 && named.header("X-Rule") == "hit")
+                let encoded = try await RawHTTP.fetch(port: server.port, "/a%41.js")
+                #expect(encoded.body == Data("A".utf8) && encoded.header("X-Rule") == "hit")
+                let other = try await RawHTTP.fetch(port: server.port, "/a%2541.js")
+                #expect(other.status == 200 && other.body == Data("percent".utf8))
+                #expect(other.header("X-Rule") == nil)
+            }
+        }
+
         /// A rule can set or remove the server's own fields, on its own answers too (a guard 403).
         @Test func aRuleOverridesOrRemovesTheServersOwnFields() async throws {
             let rules = try [

@@ -28,9 +28,10 @@ public struct HeaderPolicy: Sendable, Hashable {
     /// Whether the policy has no rules.
     package var isEmpty: Bool { rules.isEmpty }
 
-    /// The rules whose pattern matches `path`, in order.
+    /// The rules whose pattern matches `path`, a percent-decoded path (a request's normalised
+    /// path), in order.
     package func rules(for path: String) -> [HeaderRule] {
-        rules.filter { $0.pattern.matches(path) }
+        rules.filter { $0.pattern.matches(decodedPath: path) }
     }
 
     /// Applies the rules for `path` to `fields`.

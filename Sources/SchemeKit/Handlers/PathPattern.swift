@@ -63,7 +63,12 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
     /// The path is percent-decoded once before matching; a path that does not decode to UTF-8 is
     /// matched as written.
     public func matches(_ path: String) -> Bool {
-        let decoded = path.removingPercentEncoding ?? path
+        matches(decodedPath: path.removingPercentEncoding ?? path)
+    }
+
+    /// Whether a path that is already percent-decoded (a request's normalised path) matches, as
+    /// it is: decoding it again would let `/a%41.js` (a file named `a%41.js`) match `/aA.js`.
+    package func matches(decodedPath decoded: String) -> Bool {
         guard decoded.hasPrefix("/") else { return false }
         let segments = decoded.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map {
             Array($0.unicodeScalars)

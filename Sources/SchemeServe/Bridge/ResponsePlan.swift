@@ -63,7 +63,7 @@
             let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             let normalised = SchemeRequest.normalize(path: String(path))
             var rules = Rules()
-            for (index, rule) in headerRules.enumerated() where rule.pattern.matches(normalised) {
+            for (index, rule) in headerRules.enumerated() where rule.pattern.matches(decodedPath: normalised) {
                 rules.list.append(rule)
                 rules.key = index < 64 ? rules.key.map { $0 | (1 << UInt64(index)) } : nil
             }

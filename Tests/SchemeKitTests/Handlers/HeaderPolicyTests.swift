@@ -75,6 +75,19 @@ struct HeaderPolicyTests {
         #expect(asset.response?.headerFields[.contentLength] == "9")
     }
 
+    /// A request's path is decoded once: `/a%2541.js` names the file `a%41.js`, which a rule for
+    /// `/aA.js` does not cover (decoding twice made it `/aA.js`), while `/a%41.js` is `/aA.js`.
+    @Test func aRulesPathIsDecodedOnce() async throws {
+        let policy = HeaderPolicy.cacheControl("max-age=60", for: PathPattern("/aA.js")!)
+        let engine = try ScriptedEngine(serving: StaticHandler("1", mimeType: "text/javascript").headerPolicy(policy))
+        let named = try await engine.run("app://localhost/aA.js").response?.headerFields
+        #expect(named?[.cacheControl] == "max-age=60")
+        let encoded = try await engine.run("app://localhost/a%41.js").response?.headerFields
+        #expect(encoded?[.cacheControl] == "max-age=60")
+        let other = try await engine.run("app://localhost/a%2541.js").response?.headerFields
+        #expect(other?[.cacheControl] == nil)
+    }
+
     @Test func aRuleOnContentTypeUpdatesTheMIMETypeAndLengthIsNeverTouched() async throws {
         let policy = HeaderPolicy([
             HeaderRule(PathPattern("/**/*.mjs")!, .contentType, "text/javascript; charset=utf-8"),
