@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackTestSupport
 import SchemeKit
+import SchemeKitTesting
 import SchemeKitWKWebViewStandIn
 import Synchronization
 import Testing
@@ -65,7 +66,7 @@ struct WKWebViewInterleavingTests {
                 }
             }, for: "app")
         let engine = try ScriptedWebKit(registry: registry, options: WKSchemeAdapterOptions(pieceSize: 1024))
-        var random = SplitMix(seed: 46)
+        var random = SeededGenerator(seed: 46)  // SplitMix64: a failing interleaving replays
         var tasks: [StandInURLSchemeTask] = []
         tasks.reserveCapacity(Self.count)
         let clock = ContinuousClock()
@@ -144,20 +145,5 @@ struct WKWebViewInterleavingTests {
     static func later(_ turns: Int, _ body: @escaping @MainActor () -> Void) {
         guard turns > 0 else { return body() }
         DispatchQueue.main.async { MainActor.assumeIsolated { later(turns - 1, body) } }
-    }
-}
-
-/// SplitMix64: a seeded generator, so a failing interleaving can be replayed.
-struct SplitMix: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
     }
 }
