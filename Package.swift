@@ -384,6 +384,7 @@ let package = Package(
         // does (misuses recorded as violations). No product names it, so no dependent builds it.
         .target(
             name: "WebKitStandIn",
+            dependencies: ["SchemeKit"],
             path: "Tests/WebKitStandIn",
             swiftSettings: swiftSettings
         ),

@@ -38,7 +38,7 @@
         let limit: Int
         private let stream: InputStream
         private let queue = DispatchQueue(label: "SchemeKitWKWebView.HTTPBodyStreamReader")
-        private let state = Mutex(State())
+        private let state = Locked(State())
 
         /// A reader of `stream`, which it opens on its first read and closes at its end or ``stop()``.
         init(_ stream: InputStream, limit: Int) {

@@ -45,7 +45,7 @@
         /// ``WebKitSchemeAdapter/clearMemoryCache(networkSession:)`` empties too. Changed and read on
         /// the GLib main thread only (the lock is for the static storage), before a view is destroyed,
         /// so a listed session is alive.
-        private static let ownSessions = Mutex<Set<UInt>>([])
+        private static let ownSessions = Locked<Set<UInt>>([])
 
         /// The network sessions of the live views that have one of their own. Main context only.
         package static var ownNetworkSessions: [UInt] { ownSessions.withLock { Array($0) } }

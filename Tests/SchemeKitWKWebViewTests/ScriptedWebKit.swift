@@ -62,7 +62,7 @@ final class ScriptedWebKit {
 /// Counts handlers that started and returned, so a test can wait until every handler is done
 /// (nothing can write after that) before it counts violations.
 final class HandlerLedger: Sendable {
-    private let counts = Mutex((started: 0, returned: 0, cancelled: 0))
+    private let counts = Locked((started: 0, returned: 0, cancelled: 0))
 
     var started: Int { counts.withLock { $0.started } }
     var returned: Int { counts.withLock { $0.returned } }
@@ -88,7 +88,7 @@ final class HandlerLedger: Sendable {
 
 /// A one-shot gate a handler waits on, opened by the test.
 final class Gate: Sendable {
-    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    private let state = Locked<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
     func wait() async {
         await withCheckedContinuation { continuation in

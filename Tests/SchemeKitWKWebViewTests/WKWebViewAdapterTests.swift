@@ -126,7 +126,7 @@ struct WKWebViewAdapterTests {
                 }
             }, for: "app")
         let engine = try ScriptedWebKit(registry: registry)
-        let stopAt = Mutex(0)
+        let stopAt = Locked(0)
         let task = engine.start(ScriptedWebKit.request("app://localhost/endless")) { task, event in
             guard case .data = event else { return }
             let pieces = stopAt.withLock {

@@ -83,7 +83,7 @@ struct WKWebViewInterleavingTests {
                 let turns = Int(random.next() % 8)
                 let stopAtEvent = 1 + Int(random.next() % 4)
                 let request = ScriptedWebKit.request("app://localhost/t\(number)?\(script.rawValue)-\(chunks)")
-                let seen = Mutex(0)
+                let seen = Locked(0)
                 let task = engine.start(request) { task, _ in
                     guard stop == .afterEvent else { return }
                     let count = seen.withLock {

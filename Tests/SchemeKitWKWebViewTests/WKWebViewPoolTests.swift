@@ -123,7 +123,7 @@ struct WKWebViewPoolTests {
 
 /// A count shared with the pool's factory.
 final class Counter: Sendable {
-    private let count = Mutex(0)
+    private let count = Locked(0)
 
     var value: Int { count.withLock { $0 } }
 

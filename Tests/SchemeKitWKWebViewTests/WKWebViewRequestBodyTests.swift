@@ -45,7 +45,7 @@ struct WKWebViewRequestBodyTests {
     /// most one 64 KiB read made for it (nothing is read ahead).
     @Test func theBodyStreamIsReadOnlyAsTheHandlerAsks() async throws {
         let gate = Gate()
-        let taken = Mutex(0)
+        let taken = Locked(0)
         let registry = SchemeRegistry()
         try registry.register(
             ClosureHandler(methods: [.post]) { request, writer in
@@ -122,7 +122,7 @@ struct WKWebViewRequestBodyTests {
 /// An input stream of `size` bytes that counts what was read from it.
 final class CountingInputStream: InputStream {
     private let size: Int
-    private let read = Mutex(0)
+    private let read = Locked(0)
     private var status = Stream.Status.notOpen
 
     /// Bytes read so far.

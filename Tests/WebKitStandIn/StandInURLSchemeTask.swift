@@ -1,4 +1,5 @@
 public import Foundation
+import SchemeKit
 import Synchronization
 
 #if canImport(FoundationNetworking)
@@ -25,7 +26,7 @@ import Synchronization
 /// inside the handler's stop method is a violation. The stand-in's engine does both.
 ///
 /// `@unchecked Sendable`: an `NSObject` subclass cannot be checked; every mutable field is inside
-/// `state`, a `Mutex`, so that calls from any thread are recorded.
+/// `state`, a `Locked` (a pthread mutex the thread sanitizer sees), so that calls from any thread are recorded.
 public final class StandInURLSchemeTask: NSObject, WKURLSchemeTask, @unchecked Sendable {
     /// A call that WebKit accepted.
     public enum Event: Sendable, Equatable {
@@ -56,7 +57,7 @@ public final class StandInURLSchemeTask: NSObject, WKURLSchemeTask, @unchecked S
     public let request: URLRequest
     /// Whether body bytes are kept (``body``); otherwise only counted. Default: `true`.
     public let keepsBody: Bool
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let onEvent: (@Sendable (StandInURLSchemeTask, Event) -> Void)?
 
     /// A task for `request`.

@@ -1,6 +1,7 @@
 // Built with the package trait `Packages` (on by default, through `Server`); without it the module is empty.
 #if Packages
     import Foundation
+    import SchemeKit
     import Synchronization
 
     /// Runs the `PackageInstallHelper` executable (built next to the test bundle).
@@ -51,7 +52,7 @@
 
             let process: Process
             private let input: Pipe
-            private let state = Mutex(State())
+            private let state = Locked(State())
 
             fileprivate init(_ arguments: [String]) throws {
                 process = Process()
