@@ -405,7 +405,8 @@ let package = Package(
         ),
         // What the process-level tests share: a built tool run to its end, loopback origins.
         .target(
-            name: "LoopbackTestSupport", dependencies: ["SchemeKitTesting"], path: "Tests/LoopbackTestSupport",
+            name: "LoopbackTestSupport", dependencies: ["SchemeKit", "SchemeKitTesting"],
+            path: "Tests/LoopbackTestSupport",
             swiftSettings: swiftSettings),
         // What SchemeKit's own lifecycle tests use and users do not need: a lock-free counting sink
         // for the stress tests, and handlers that misuse the task protocol on purpose.

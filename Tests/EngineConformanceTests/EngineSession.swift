@@ -325,37 +325,4 @@
             body: Data("<!doctype html><link rel=icon href=\"data:,\"><title>blank</title>".utf8))
         return .handled
     }
-
-    /// A one-shot gate a handler waits at until the test opens it: a state the test controls, so a
-    /// test can tell "the page got the first part while the rest was still held" without timing.
-    final class Gate: Sendable {
-        private struct State {
-            var open = false
-            var waiters: [CheckedContinuation<Void, Never>] = []
-        }
-
-        private let state = Mutex(State())
-
-        /// Waits until ``open()`` (at once if it was opened already).
-        func wait() async {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let now = state.withLock { state -> Bool in
-                    if state.open { return true }
-                    state.waiters.append(continuation)
-                    return false
-                }
-                if now { continuation.resume() }
-            }
-        }
-
-        /// Lets every waiter through, now and later.
-        func open() {
-            let waiters = state.withLock { state in
-                state.open = true
-                defer { state.waiters = [] }
-                return state.waiters
-            }
-            for waiter in waiters { waiter.resume() }
-        }
-    }
 #endif

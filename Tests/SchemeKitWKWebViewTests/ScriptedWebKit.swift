@@ -86,31 +86,6 @@ final class HandlerLedger: Sendable {
     var settled: Bool { counts.withLock { $0.started == $0.returned } }
 }
 
-/// A one-shot gate a handler waits on, opened by the test.
-final class Gate: Sendable {
-    private let state = Locked<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
-
-    func wait() async {
-        await withCheckedContinuation { continuation in
-            let open = state.withLock { state in
-                if state.open { return true }
-                state.waiters.append(continuation)
-                return false
-            }
-            if open { continuation.resume() }
-        }
-    }
-
-    func open() {
-        let waiters = state.withLock { state in
-            state.open = true
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume() }
-    }
-}
-
 /// Drains the main queue: every job queued before this call has run when it returns.
 func drainMainQueue() async {
     await withCheckedContinuation { continuation in
